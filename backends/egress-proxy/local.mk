@@ -1,0 +1,1 @@
+# backends/egress-proxy: rules for this part of the tree (owned by its backend).

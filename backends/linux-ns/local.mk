@@ -1,0 +1,1 @@
+# backends/linux-ns: rules for this part of the tree (owned by its backend).

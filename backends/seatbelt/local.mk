@@ -1,0 +1,1 @@
+# backends/seatbelt: rules for this part of the tree (owned by its backend).

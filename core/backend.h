@@ -1,0 +1,163 @@
+/*
+ * backend.h — the one interface between the platform-neutral core and each
+ * enforcement backend (in the spirit of OpenSSH's sandbox.h and nginx's
+ * ngx_module_t).
+ *
+ * A backend is one const `struct sandbox_backend` descriptor, exported under
+ * the symbol SANDBOX_BACKEND_SYMBOL.  Release builds list every descriptor in
+ * one static table (core/backend_static.c); developer builds dlopen() each
+ * module and look up that one symbol (core/backend_dlopen.c).
+ *
+ * The sequence, run by core/launch.c once the policy is valid:
+ *
+ *   0. The core captures the workload's environment and cwd, then protects
+ *      itself (non-dumpable, no core dumps, LD_* and DYLD_* removed from its
+ *      own environment).  It refuses to go on unless the loaded backends,
+ *      together, enforce every restriction the policy asks for (`enforces`).
+ *
+ *   1. prepare(ctx) — every backend, in ascending `order`, in the supervisor,
+ *      on the host side, before any namespace or sandbox exists.  Check that
+ *      the kernel/OS can enforce the policy, fork helper processes that must
+ *      stay outside (the egress process), add workload environment.
+ *
+ *   2. enter(ctx) — every backend, in ascending `order`.  This is where the
+ *      boundary is built.  A backend that must split the process (clone into
+ *      new namespaces, fork a child to sandbox on macOS) does so here and
+ *      returns SANDBOX_SUPERVISE in the process that stays outside, after
+ *      filling ctx->monitor; the core then stops walking in that process and
+ *      waits for the child, forwarding signals and reproducing its status.
+ *      In the process that goes on towards the workload the hook returns
+ *      SANDBOX_OK and the walk continues with the next backend's enter().
+ *
+ *   3. harden(ctx) — every backend, in ascending `order`, in the process that
+ *      will become the workload, after every enter().  The last irreversible
+ *      steps: close stray descriptors, drop capabilities, no_new_privs,
+ *      seccomp.  After the last harden() the core looks the target up in the
+ *      workload's PATH and execve()s it.
+ *
+ * Any hook that fails returns SANDBOX_FAIL after setting ctx's error with
+ * sandbox_fail(); the core prints it as one line and exits 125.  A backend
+ * that has already split may also print and _exit(125) itself in a child.
+ *
+ * Every hook is required; a backend with nothing to do in a phase uses
+ * sandbox_hook_noop.  No hook beyond these three has been needed.
+ */
+#ifndef HAS_BACKEND_H
+#define HAS_BACKEND_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "policy.h"
+
+/* Bump whenever struct sandbox_backend or struct sandbox_ctx changes. */
+#define SANDBOX_BACKEND_ABI 1
+
+#define SANDBOX_BACKEND_SYMBOL "sandbox_backend_descriptor"
+
+/* Restrictions a backend can enforce (bit set in `enforces`). */
+enum sandbox_enforcement {
+    SANDBOX_ENFORCES_FILESYSTEM = 1u << 0,    /* mode and the four path lists */
+    SANDBOX_ENFORCES_NO_EGRESS = 1u << 1,     /* egress: false */
+    SANDBOX_ENFORCES_NO_LOCAL_BIND = 1u << 2, /* localBinding: false */
+    SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
+};
+
+enum sandbox_result {
+    SANDBOX_OK = 0,
+    SANDBOX_FAIL = 1,
+    SANDBOX_SUPERVISE = 2, /* enter() only: this process stays outside */
+};
+
+/* What the process that stays outside waits for (see enter()). */
+struct sandbox_monitor {
+    pid_t pid;       /* the child to forward signals to and to reap */
+    /*
+     * -1, or a descriptor from which the child side writes the workload's
+     * real wait status as one native `int` before it exits.  Needed when the
+     * child cannot die of the workload's signal itself (a PID-namespace
+     * init cannot be killed by a signal it sends itself).  If the child
+     * exits without writing it, the child's own status is reproduced.
+     */
+    int status_fd;
+};
+
+struct sandbox_ctx {
+    const struct policy *policy;
+    char *const *argv;          /* target argv, NULL-terminated, argv[0] as given */
+    const char *cwd;            /* absolute working directory at launch */
+
+    /*
+     * The workload's environment: captured before the supervisor scrubbed its
+     * own, NULL-terminated, owned by the core.  Change it only through
+     * sandbox_env_set() / sandbox_env_unset().
+     */
+    char **env;
+    size_t env_count;
+
+    struct sandbox_monitor monitor; /* filled by a backend returning SANDBOX_SUPERVISE */
+
+    /*
+     * TCP ports on the loopback address that the workload must be allowed to
+     * connect to: the outgoing proxy's front-ends, set by the egress backend
+     * in prepare() so that a platform backend that filters connections
+     * (Seatbelt) can open exactly these.
+     */
+    unsigned short proxy_ports[4];
+    size_t proxy_port_count;
+
+    /* One private slot per backend, indexed by its position in the walk. */
+    void *backend_state[8];
+    size_t current;             /* position of the backend whose hook runs */
+
+    char error[512];            /* set by sandbox_fail() */
+};
+
+typedef enum sandbox_result (*sandbox_hook)(struct sandbox_ctx *ctx);
+
+struct sandbox_backend {
+    unsigned abi;               /* SANDBOX_BACKEND_ABI at build time */
+    const char *name;           /* unique, e.g. "linux-ns" */
+    int order;                  /* ascending; ties refused */
+    unsigned enforces;          /* enum sandbox_enforcement bits */
+    sandbox_hook prepare;
+    sandbox_hook enter;
+    sandbox_hook harden;
+};
+
+/* Record a one-line failure (printf-style) and return SANDBOX_FAIL. */
+enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Set or replace NAME=VALUE / remove NAME in the workload's environment.
+ * Return 0, or -1 with errno on allocation failure. */
+int sandbox_env_set(struct sandbox_ctx *ctx, const char *name, const char *value);
+void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name);
+/* The workload's value of NAME, or NULL. */
+const char *sandbox_env_get(const struct sandbox_ctx *ctx, const char *name);
+
+/* The backend's private slot. */
+static inline void **sandbox_state(struct sandbox_ctx *ctx)
+{
+    return &ctx->backend_state[ctx->current];
+}
+
+enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx);
+
+/*
+ * Each backend source defines its descriptor with this macro, e.g.
+ *     SANDBOX_BACKEND_DEFINE(linux_ns_backend) = { .abi = SANDBOX_BACKEND_ABI, ... };
+ * Statically linked, it is a uniquely named global that the static table
+ * refers to; built as a module (HAS_BACKEND_MODULE), it is the one symbol
+ * the loader looks up, SANDBOX_BACKEND_SYMBOL.
+ */
+#ifdef HAS_BACKEND_MODULE
+#define SANDBOX_BACKEND_DEFINE(ident) \
+    __attribute__((visibility("default"))) \
+    const struct sandbox_backend sandbox_backend_descriptor
+#else
+#define SANDBOX_BACKEND_DEFINE(ident) const struct sandbox_backend ident
+#endif
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * backend_set.h — the ordered list of backends the core walks.
+ *
+ * Release builds fill it from the static table (backend_static.c);
+ * developer builds from dlopen()ed modules (backend_dlopen.c).  Either way
+ * backend_set_add() checks each descriptor the same way, and the set ends up
+ * sorted by `order`.
+ */
+#ifndef HAS_BACKEND_SET_H
+#define HAS_BACKEND_SET_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "cli.h"
+
+#define BACKEND_SET_MAX 8
+
+struct backend_set {
+    const struct sandbox_backend *items[BACKEND_SET_MAX];
+    size_t count;
+};
+
+/*
+ * Check `b` (ABI version, name, every hook present, unique name and order)
+ * and insert it in order.  `origin` names where it came from for messages
+ * (a module path, or "built-in").  Returns 0, or -1 with the reason in err.
+ */
+int backend_set_add(struct backend_set *set, const struct sandbox_backend *b,
+                    const char *origin, char *err, size_t errlen);
+
+/* Load the build's backends (and, in developer builds, what the options
+ * name).  Returns 0, or -1 with the reason in err. */
+int backends_load(struct backend_set *set, const struct cli_options *opts,
+                  char *err, size_t errlen);
+
+/* Union of every backend's `enforces` bits. */
+unsigned backend_set_enforces(const struct backend_set *set);
+
+#endif

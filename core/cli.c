@@ -1,0 +1,173 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+/* Matches "--name VALUE" (consuming the next argument) and "--name=VALUE". */
+static bool take_value(const char *name, int argc, char **argv, int *i,
+                       const char **value, bool *missing)
+{
+    size_t n = strlen(name);
+    const char *arg = argv[*i];
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return true;
+    }
+    if (arg[n] != '\0')
+        return false;
+    if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0) {
+        *missing = true;
+        return true;
+    }
+    *value = argv[++*i];
+    return true;
+}
+
+/* A descriptor number: plain decimal digits only (no sign, no spaces, no
+ * "0x"), so "--policy-fd ' 3'" or "-1" cannot mean something surprising. */
+static int parse_fd(const char *text, int *fd)
+{
+    if (*text == '\0' || strlen(text) > 9)
+        return -1;
+    for (const char *p = text; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
+    *fd = atoi(text);
+    return 0;
+}
+
+static int set_transport(struct cli_options *out, enum cli_transport t,
+                         const char *value, char *err, size_t errlen)
+{
+    if (out->transport != CLI_POLICY_NONE)
+        FAIL("give exactly one of --policy, --policy-fd and --policy-file");
+    out->transport = t;
+    if (t == CLI_POLICY_FD) {
+        if (parse_fd(value, &out->policy_fd) != 0)
+            FAIL("--policy-fd: '%s' is not a descriptor number", value);
+        if (out->policy_fd <= 2)
+            FAIL("--policy-fd: descriptor %d is stdin, stdout or stderr; pass the policy on descriptor 3 or above",
+                 out->policy_fd);
+    } else {
+        if (t == CLI_POLICY_FILE && *value == '\0')
+            FAIL("--policy-file: the path is empty");
+        out->policy_arg = value;
+    }
+    return 0;
+}
+
+#ifdef HAS_DYNAMIC_BACKENDS
+static int take_developer_option(struct cli_options *out, int argc, char **argv, int *i,
+                                 char *err, size_t errlen, bool *taken)
+{
+    const char *value = NULL;
+    bool missing = false;
+    *taken = true;
+    if (take_value("--backend-dir", argc, argv, i, &value, &missing)) {
+        if (missing)
+            FAIL("--backend-dir needs a directory");
+        out->backend_dir = value;
+        return 0;
+    }
+    if (take_value("--backend-module", argc, argv, i, &value, &missing)) {
+        if (missing)
+            FAIL("--backend-module needs a module file");
+        if (out->backend_module_count == CLI_MAX_BACKEND_MODULES)
+            FAIL("--backend-module: at most %d modules", CLI_MAX_BACKEND_MODULES);
+        out->backend_modules[out->backend_module_count++] = value;
+        return 0;
+    }
+    *taken = false;
+    return 0;
+}
+#endif
+
+int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->policy_fd = -1;
+    int i;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = NULL;
+        bool missing = false;
+        if (strcmp(arg, "--") == 0)
+            break;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            out->action = CLI_HELP;
+            return 0;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            out->action = CLI_VERSION;
+            return 0;
+        }
+        enum cli_transport t = CLI_POLICY_NONE;
+        if (take_value("--policy-fd", argc, argv, &i, &value, &missing))
+            t = CLI_POLICY_FD;
+        else if (take_value("--policy-file", argc, argv, &i, &value, &missing))
+            t = CLI_POLICY_FILE;
+        else if (take_value("--policy", argc, argv, &i, &value, &missing))
+            t = CLI_POLICY_ARG;
+        if (t != CLI_POLICY_NONE) {
+            if (missing)
+                FAIL("%s needs a value", arg);
+            if (set_transport(out, t, value, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+#ifdef HAS_DYNAMIC_BACKENDS
+        bool taken;
+        if (take_developer_option(out, argc, argv, &i, err, errlen, &taken) != 0)
+            return -1;
+        if (taken)
+            continue;
+#endif
+        if (arg[0] == '-')
+            FAIL("unknown option '%s' (see --help)", arg);
+        FAIL("unexpected argument '%s': the command goes after '--'", arg);
+    }
+    if (out->transport == CLI_POLICY_NONE)
+        FAIL("no policy: give one of --policy JSON, --policy-fd N or --policy-file PATH");
+    if (i >= argc)
+        FAIL("no command: give the target after '--'");
+    if (i + 1 >= argc || argv[i + 1][0] == '\0')
+        FAIL("no command: give the target after '--'");
+    out->target_argv = &argv[i + 1];
+    out->action = CLI_RUN;
+    return 0;
+}
+
+void cli_print_help(void)
+{
+    fputs(
+        "Usage: " HAS_PROGRAM_NAME " (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]\n"
+        "       " HAS_PROGRAM_NAME " --help | --version\n"
+        "\n"
+        "Runs TARGET inside the operating system's sandbox, built from the JSON policy.\n"
+        "\n"
+        "  --policy JSON        the policy document itself\n"
+        "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
+        "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
+#ifdef HAS_DYNAMIC_BACKENDS
+        "\n"
+        "Developer build:\n"
+        "  --backend-dir DIR    load backend modules (*.so) from DIR instead of the build tree\n"
+        "  --backend-module F   also load the backend module F (repeatable)\n"
+#endif
+        "\n"
+        "A bare TARGET is looked up in the workload's PATH inside the sandbox.\n"
+        "Exit status: the workload's own; 125 when the supervisor fails (the target did not run);\n"
+        "death by signal S is reproduced as death by S.\n",
+        stdout);
+}

@@ -1,0 +1,49 @@
+/*
+ * cli.h — the command line of SPEC §2.
+ *
+ *   happy-agent-supervisor (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]
+ *   happy-agent-supervisor --help | --version
+ *
+ * Developer builds (--enable-dynamic-backends) also accept --backend-dir DIR
+ * and --backend-module FILE; release builds refuse them as unknown options.
+ */
+#ifndef HAS_CLI_H
+#define HAS_CLI_H
+
+#include <stddef.h>
+
+enum cli_transport {
+    CLI_POLICY_NONE,
+    CLI_POLICY_ARG,   /* --policy JSON */
+    CLI_POLICY_FD,    /* --policy-fd N */
+    CLI_POLICY_FILE,  /* --policy-file PATH */
+};
+
+enum cli_action {
+    CLI_RUN,
+    CLI_HELP,
+    CLI_VERSION,
+};
+
+#define CLI_MAX_BACKEND_MODULES 8
+
+struct cli_options {
+    enum cli_action action;
+    enum cli_transport transport;
+    const char *policy_arg;  /* JSON text or file path, per transport */
+    int policy_fd;
+    char *const *target_argv; /* NULL-terminated, first element non-empty */
+    const char *backend_dir;  /* developer builds only */
+    const char *backend_modules[CLI_MAX_BACKEND_MODULES];
+    size_t backend_module_count;
+};
+
+/*
+ * Parse argv.  Returns 0, or -1 with a one-line reason (including the fix)
+ * in `err`.
+ */
+int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errlen);
+
+void cli_print_help(void);
+
+#endif

@@ -1,0 +1,48 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "exec_target.h"
+
+/* Used when the workload has no PATH at all: the directories every system
+ * has, without the current directory. */
+#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+void exec_target(const struct sandbox_ctx *ctx)
+{
+    const char *name = ctx->argv[0];
+    if (strchr(name, '/')) {
+        execve(name, ctx->argv, ctx->env);
+        diag_fatal("cannot execute '%s': %s", name, strerror(errno));
+    }
+    const char *path = sandbox_env_get(ctx, "PATH");
+    if (!path)
+        path = DEFAULT_PATH;
+    /* Like execvp(3), except that ENOEXEC is not retried through /bin/sh
+     * (the supervisor never puts a shell between the caller and the target)
+     * and the search uses the workload's PATH, not the supervisor's. */
+    int best = ENOENT;
+    for (const char *dir = path;; ) {
+        const char *end = strchr(dir, ':');
+        size_t dlen = end ? (size_t)(end - dir) : strlen(dir);
+        char full[PATH_MAX];
+        int n = dlen ? snprintf(full, sizeof full, "%.*s/%s", (int)dlen, dir, name)
+                     : snprintf(full, sizeof full, "%s", name); /* "" means "." */
+        if (n > 0 && (size_t)n < sizeof full) {
+            execve(full, ctx->argv, ctx->env);
+            if (errno != ENOENT && errno != ENOTDIR && errno != ENAMETOOLONG)
+                best = errno; /* found but not runnable: the more useful reason */
+        }
+        if (!end)
+            break;
+        dir = end + 1;
+    }
+    if (best == ENOENT)
+        diag_fatal("cannot execute '%s': not found in PATH (%s)", name, path);
+    diag_fatal("cannot execute '%s': %s", name, strerror(best));
+}

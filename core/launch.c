@@ -1,0 +1,105 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "exec_target.h"
+#include "launch.h"
+#include "supervise.h"
+
+unsigned policy_required_enforcement(const struct policy *policy)
+{
+    unsigned need = 0;
+    if (policy->mode != POLICY_MODE_FULL_ACCESS)
+        need |= SANDBOX_ENFORCES_FILESYSTEM;
+    if (!policy->network.egress)
+        need |= SANDBOX_ENFORCES_NO_EGRESS;
+    if (!policy->network.local_binding)
+        need |= SANDBOX_ENFORCES_NO_LOCAL_BIND;
+    if (policy->network.has_outgoing_proxy)
+        need |= SANDBOX_ENFORCES_EGRESS_PROXY;
+    return need;
+}
+
+static const char *enforcement_name(unsigned bit)
+{
+    switch (bit) {
+    case SANDBOX_ENFORCES_FILESYSTEM: return "the filesystem policy (mode and paths)";
+    case SANDBOX_ENFORCES_NO_EGRESS: return "\"egress\": false";
+    case SANDBOX_ENFORCES_NO_LOCAL_BIND: return "\"localBinding\": false";
+    case SANDBOX_ENFORCES_EGRESS_PROXY: return "network.outgoingProxy";
+    default: return "an unknown restriction";
+    }
+}
+
+/*
+ * Fail closed: a restriction that no loaded backend enforces is refused
+ * before anything runs, so a build without a platform backend (or a
+ * developer build missing a module) can never run the target with less
+ * isolation than the policy asked for.
+ */
+static void require_coverage(const struct policy *policy, const struct backend_set *set)
+{
+    unsigned missing = policy_required_enforcement(policy) & ~backend_set_enforces(set);
+    if (!missing)
+        return;
+    unsigned bit = missing & -missing;
+    diag_fatal("no enforcement backend in this build enforces %s (%zu backend%s loaded); "
+               "refusing to run the target without it",
+               enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
+}
+
+enum phase { PHASE_PREPARE, PHASE_ENTER, PHASE_HARDEN };
+
+static sandbox_hook hook_for(const struct sandbox_backend *b, enum phase phase)
+{
+    switch (phase) {
+    case PHASE_PREPARE: return b->prepare;
+    case PHASE_ENTER: return b->enter;
+    default: return b->harden;
+    }
+}
+
+/* Run one phase over every backend in order. */
+static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum phase phase)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        const struct sandbox_backend *b = set->items[i];
+        ctx->current = i;
+        ctx->error[0] = '\0';
+        enum sandbox_result r = hook_for(b, phase)(ctx);
+        if (r == SANDBOX_OK)
+            continue;
+        if (r == SANDBOX_SUPERVISE && phase == PHASE_ENTER)
+            supervise(&ctx->monitor);
+        if (r == SANDBOX_SUPERVISE)
+            diag_fatal("%s: split the process outside enter() (backend bug)", b->name);
+        diag_fatal("%s: %s", b->name, ctx->error[0] ? ctx->error : "failed without saying why");
+    }
+}
+
+void launch(const struct policy *policy, const struct backend_set *backends,
+            char *const *argv, char **env, size_t env_count)
+{
+    require_coverage(policy, backends);
+    static struct sandbox_ctx ctx;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    ctx.policy = policy;
+    ctx.argv = argv;
+    ctx.cwd = cwd;
+    ctx.env = env;
+    ctx.env_count = env_count;
+    ctx.monitor.pid = -1;
+    ctx.monitor.status_fd = -1;
+    walk(backends, &ctx, PHASE_PREPARE);
+    walk(backends, &ctx, PHASE_ENTER);
+    walk(backends, &ctx, PHASE_HARDEN);
+    exec_target(&ctx);
+}

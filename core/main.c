@@ -1,0 +1,82 @@
+/*
+ * main.c — happy-agent-supervisor: parse the command line, protect the
+ * supervisor, read and validate the policy, load the backends, launch.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_set.h"
+#include "cli.h"
+#include "diag.h"
+#include "launch.h"
+#include "policy.h"
+#include "policy_read.h"
+#include "self_protect.h"
+
+static char *read_policy_text(const struct cli_options *opts, size_t *len)
+{
+    char err[512];
+    char *text = NULL;
+    switch (opts->transport) {
+    case CLI_POLICY_FD:
+        text = policy_read_fd(opts->policy_fd, len, err, sizeof err);
+        break;
+    case CLI_POLICY_FILE:
+        text = policy_read_file(opts->policy_arg, len, err, sizeof err);
+        break;
+    default:
+        *len = strlen(opts->policy_arg);
+        if (*len > POLICY_MAX_BYTES)
+            diag_fatal("--policy: the policy is larger than the limit of %u bytes (1 MiB)", POLICY_MAX_BYTES);
+        if (!(text = strdup(opts->policy_arg)))
+            diag_fatal("out of memory");
+        return text;
+    }
+    if (!text)
+        diag_fatal("%s", err);
+    return text;
+}
+
+static struct policy *load_policy(const struct cli_options *opts)
+{
+    size_t len = 0;
+    char *text = read_policy_text(opts, &len);
+    struct policy_errors errors;
+    struct policy *policy = policy_parse(text, len, &errors);
+    free(text);
+    if (!policy) {
+        char *joined = policy_errors_join(&errors);
+        diag_fatal("invalid policy: %s", joined ? joined : "out of memory");
+    }
+    return policy;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli_options opts;
+    char err[1024];
+    if (cli_parse(argc, argv, &opts, err, sizeof err) != 0)
+        diag_fatal("%s", err);
+    if (opts.action == CLI_HELP) {
+        cli_print_help();
+        return 0;
+    }
+    if (opts.action == CLI_VERSION) {
+        puts(HAS_PROGRAM_NAME " " PACKAGE_VERSION);
+        return 0;
+    }
+    size_t env_count = 0;
+    char **env = environment_capture(&env_count);
+    if (!env)
+        diag_fatal("out of memory capturing the environment");
+    if (self_protect(err, sizeof err) != 0)
+        diag_fatal("%s", err);
+    struct policy *policy = load_policy(&opts);
+    struct backend_set backends = {0};
+    if (backends_load(&backends, &opts, err, sizeof err) != 0)
+        diag_fatal("%s", err);
+    launch(policy, &backends, opts.target_argv, env, env_count);
+}

@@ -1,0 +1,91 @@
+/*
+ * policy.h — the parsed, validated policy document (SPEC §3).
+ *
+ * A `struct policy` only ever exists in a valid state: policy_parse() either
+ * returns one that satisfies every rule of the contract (types, required
+ * fields, absolute paths, host-entry syntax, mode/network combinations) or
+ * returns NULL and a list of every offending field.  Backends may therefore
+ * trust it without re-validating.
+ */
+#ifndef HAS_POLICY_H
+#define HAS_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Largest accepted policy document, in bytes (SPEC §2). */
+#define POLICY_MAX_BYTES (1024u * 1024u)
+
+enum policy_mode {
+    POLICY_MODE_READ_ONLY,
+    POLICY_MODE_WORKSPACE_WRITE,
+    POLICY_MODE_AUTO,
+    POLICY_MODE_FULL_ACCESS,
+};
+
+/* Front-ends of the outgoing proxy, as a bit set. */
+enum policy_front_end {
+    POLICY_FRONT_END_HTTP = 1u << 0,
+    POLICY_FRONT_END_SOCKS5 = 1u << 1,
+};
+
+struct string_list {
+    char **items;  /* each NUL-terminated, valid UTF-8, no embedded NUL */
+    size_t count;
+};
+
+struct policy_network {
+    bool egress;
+    bool local_binding;
+    /* Entries are "host" or "*.suffix", already syntax-checked. */
+    struct string_list allowed_hosts;
+    bool has_outgoing_proxy;
+    unsigned front_ends; /* enum policy_front_end bits; non-zero iff has_outgoing_proxy */
+};
+
+struct policy {
+    enum policy_mode mode;
+    /* Absolute paths with no "." or ".." component and no trailing slash
+     * (except "/" itself). Existence is the backend's business. */
+    struct string_list allowed_read_paths;
+    struct string_list denied_read_paths;
+    struct string_list allowed_write_paths;
+    struct string_list denied_write_paths;
+    struct policy_network network;
+};
+
+/* Collected validation failures, each "<json path>: <problem>". */
+struct policy_errors {
+    char **items;
+    size_t count;
+};
+
+/*
+ * Parse and validate `len` bytes of JSON.  On success returns a policy the
+ * caller frees with policy_free(); on failure returns NULL and fills `errors`
+ * (free with policy_errors_free()) with every offending field.
+ */
+struct policy *policy_parse(const char *text, size_t len, struct policy_errors *errors);
+void policy_free(struct policy *policy);
+void policy_errors_free(struct policy_errors *errors);
+
+/* Join all errors into one line ("a; b; c"), malloc'd. */
+char *policy_errors_join(const struct policy_errors *errors);
+
+/* "read_only", "workspace_write", ... */
+const char *policy_mode_name(enum policy_mode mode);
+
+/*
+ * True when `mode` makes the working directory a writable root
+ * (workspace_write and auto).
+ */
+bool policy_mode_writes_cwd(enum policy_mode mode);
+
+/*
+ * Syntax of one allowedHosts entry (SPEC §3).  Returns NULL when valid, or a
+ * static string that says why not.  Shared with the egress backend so the
+ * proxy and the parser agree on what an entry is.
+ */
+const char *policy_host_entry_problem(const char *entry);
+
+#endif

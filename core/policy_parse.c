@@ -1,0 +1,509 @@
+/*
+ * policy_parse.c — strict validation of the policy document (SPEC §3).
+ *
+ * Every rule is checked and every failure recorded with its JSON path, so the
+ * caller sees all that is wrong in one message instead of fixing one field per
+ * run.  Nothing is defaulted silently: unknown and duplicate fields, wrong
+ * types and missing required fields are errors.
+ */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_text.h"
+#include "policy.h"
+
+/* Enough to show everything a human will fix in one go, bounded so a
+ * document of 100,000 bad entries cannot make a megabyte error line. */
+#define POLICY_MAX_ERRORS 32
+#define POLICY_PATH_MAX 4095
+#define HOST_ENTRY_MAX 253
+
+struct parse {
+    struct policy_errors *errors;
+    size_t dropped;
+    bool oom;
+};
+
+static void add_error(struct parse *p, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void append_error(struct parse *p, const char *path, const char *msg)
+{
+    size_t need = strlen(path) + strlen(msg) + 3;
+    char *item = malloc(need);
+    char **grown = realloc(p->errors->items, (p->errors->count + 1) * sizeof *grown);
+    if (grown)
+        p->errors->items = grown;
+    if (!item || !grown) {
+        free(item);
+        p->oom = true;
+        return;
+    }
+    snprintf(item, need, "%s: %s", path, msg);
+    p->errors->items[p->errors->count++] = item;
+}
+
+static void add_error(struct parse *p, const char *path, const char *fmt, ...)
+{
+    if (p->errors->count >= POLICY_MAX_ERRORS) {
+        p->dropped++;
+        return;
+    }
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    append_error(p, path, msg);
+}
+
+/* A key as it may appear in a one-line message: printable ASCII only, cut
+ * short, so a hostile field name cannot forge or break the error line. */
+static void printable_key(const char *key, char *out, size_t outlen)
+{
+    size_t j = 0;
+    for (const unsigned char *k = (const unsigned char *)key; *k && j + 4 < outlen; k++)
+        out[j++] = (*k >= 0x20 && *k < 0x7F) ? (char)*k : '?';
+    if (*key && strlen(key) >= outlen - 4)
+        memcpy(out + j, "...", 3), j += 3;
+    out[j] = '\0';
+}
+
+static void child_path(char *out, size_t outlen, const char *parent, const char *key)
+{
+    char safe[80];
+    printable_key(key, safe, sizeof safe);
+    snprintf(out, outlen, "%s.%s", parent, safe);
+}
+
+static const char *json_type_name(const cJSON *v)
+{
+    if (cJSON_IsObject(v)) return "an object";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNull(v)) return "null";
+    return "an invalid value";
+}
+
+/*
+ * Refuse fields the schema does not name and fields named twice (cJSON keeps
+ * both; another JSON reader would keep the last, so a duplicate could mean
+ * different things to the caller and to us).
+ */
+static void check_fields(struct parse *p, const cJSON *obj, const char *path,
+                         const char *const *known, size_t nknown)
+{
+    unsigned seen[8] = {0};
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        char where[256];
+        child_path(where, sizeof where, path, c->string);
+        size_t k;
+        for (k = 0; k < nknown; k++)
+            if (strcmp(c->string, known[k]) == 0)
+                break;
+        if (k == nknown)
+            add_error(p, where, "unknown field");
+        else if (++seen[k] == 2)
+            add_error(p, where, "duplicate field");
+    }
+}
+
+static bool has_control_byte(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c < 0x20 || *c == 0x7F)
+            return true;
+    return false;
+}
+
+/* Returns NULL if `path` is an acceptable policy path, else why not. */
+static const char *path_problem(const char *path)
+{
+    size_t len = strlen(path);
+    if (len == 0)
+        return "must not be empty";
+    if (path[0] != '/')
+        return "must be an absolute path";
+    if (len > POLICY_PATH_MAX)
+        return "is longer than 4095 bytes";
+    if (has_control_byte(path))
+        return "contains a control character";
+    /* Walk the components: refuse "", ".", ".." (except a trailing "/"). */
+    const char *c = path + 1;
+    while (*c) {
+        const char *end = strchr(c, '/');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        if (n == 0)
+            return "contains an empty component (\"//\")";
+        if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return "contains a \".\" or \"..\" component";
+        if (!end)
+            break;
+        c = end + 1;
+        if (*c == '\0')
+            break; /* one trailing slash: removed by normalize_path() */
+    }
+    return NULL;
+}
+
+static void normalize_path(char *path)
+{
+    size_t len = strlen(path);
+    if (len > 1 && path[len - 1] == '/')
+        path[len - 1] = '\0';
+}
+
+const char *policy_host_entry_problem(const char *entry)
+{
+    size_t len = strlen(entry);
+    if (len == 0)
+        return "must not be empty";
+    if (len > HOST_ENTRY_MAX)
+        return "is longer than 253 bytes";
+    for (const unsigned char *c = (const unsigned char *)entry; *c; c++) {
+        if (*c <= 0x20 || *c == 0x7F)
+            return "contains whitespace or a control character";
+        if (*c == '/')
+            return "contains '/': name a host, not a URL";
+        if (*c == '@')
+            return "contains '@': name a host, not credentials";
+    }
+    if (strcmp(entry, "*") == 0)
+        return "a bare '*' is refused: open egress is expressed by configuring no proxy";
+    const char *star = strchr(entry, '*');
+    if (star) {
+        if (star != entry || entry[1] != '.' || strchr(entry + 1, '*'))
+            return "'*' is allowed only as a leading \"*.\" (\"*.example.com\")";
+        if (entry[2] == '\0')
+            return "\"*.\" needs a suffix (\"*.example.com\")";
+    }
+    return NULL;
+}
+
+typedef const char *(*item_problem_fn)(const char *);
+
+/* An optional array of strings at obj[key]; each item checked by `problem`. */
+static void parse_string_list(struct parse *p, const cJSON *obj, const char *key,
+                              const char *path, struct string_list *out,
+                              item_problem_fn problem)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char where[256];
+    child_path(where, sizeof where, path, key);
+    if (!arr)
+        return;
+    if (!cJSON_IsArray(arr)) {
+        add_error(p, where, "must be an array of strings, not %s", json_type_name(arr));
+        return;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(arr);
+    if (n == 0)
+        return;
+    out->items = calloc(n, sizeof *out->items);
+    if (!out->items) {
+        p->oom = true;
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *v = arr->child; v; v = v->next, i++) {
+        char item[288];
+        snprintf(item, sizeof item, "%s[%zu]", where, i);
+        if (!cJSON_IsString(v)) {
+            add_error(p, item, "must be a string, not %s", json_type_name(v));
+            continue;
+        }
+        const char *why = problem(v->valuestring);
+        if (why) {
+            add_error(p, item, "%s", why);
+            continue;
+        }
+        char *copy = strdup(v->valuestring);
+        if (!copy) {
+            p->oom = true;
+            return;
+        }
+        out->items[out->count++] = copy;
+    }
+}
+
+static void parse_path_list(struct parse *p, const cJSON *obj, const char *key,
+                            struct string_list *out)
+{
+    parse_string_list(p, obj, key, "$", out, path_problem);
+    for (size_t i = 0; i < out->count; i++)
+        normalize_path(out->items[i]);
+}
+
+/* Required boolean obj[key]. */
+static bool parse_bool(struct parse *p, const cJSON *obj, const char *key, const char *path)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char where[256];
+    child_path(where, sizeof where, path, key);
+    if (!v) {
+        add_error(p, where, "required field is missing");
+        return false;
+    }
+    if (!cJSON_IsBool(v)) {
+        add_error(p, where, "must be a boolean, not %s", json_type_name(v));
+        return false;
+    }
+    return cJSON_IsTrue(v);
+}
+
+static const char *const mode_names[] = {
+    [POLICY_MODE_READ_ONLY] = "read_only",
+    [POLICY_MODE_WORKSPACE_WRITE] = "workspace_write",
+    [POLICY_MODE_AUTO] = "auto",
+    [POLICY_MODE_FULL_ACCESS] = "full_access",
+};
+
+const char *policy_mode_name(enum policy_mode mode)
+{
+    return mode_names[mode];
+}
+
+bool policy_mode_writes_cwd(enum policy_mode mode)
+{
+    return mode == POLICY_MODE_WORKSPACE_WRITE || mode == POLICY_MODE_AUTO;
+}
+
+static void parse_mode(struct parse *p, const cJSON *root, struct policy *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "mode");
+    if (!v) {
+        add_error(p, "$.mode", "required field is missing");
+        return;
+    }
+    if (cJSON_IsString(v))
+        for (size_t m = 0; m < sizeof mode_names / sizeof mode_names[0]; m++)
+            if (strcmp(v->valuestring, mode_names[m]) == 0) {
+                out->mode = (enum policy_mode)m;
+                return;
+            }
+    add_error(p, "$.mode", "must be one of \"read_only\", \"workspace_write\", \"auto\", \"full_access\"");
+}
+
+static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_network *net)
+{
+    static const char *const known[] = {"frontEnds"};
+    const char *path = "$.network.outgoingProxy";
+    if (!cJSON_IsObject(proxy)) {
+        add_error(p, path, "must be an object, not %s", json_type_name(proxy));
+        return;
+    }
+    net->has_outgoing_proxy = true;
+    check_fields(p, proxy, path, known, 1);
+    const cJSON *fe = cJSON_GetObjectItemCaseSensitive(proxy, "frontEnds");
+    const char *fepath = "$.network.outgoingProxy.frontEnds";
+    if (!fe) {
+        add_error(p, fepath, "required field is missing");
+        return;
+    }
+    if (!cJSON_IsArray(fe)) {
+        add_error(p, fepath, "must be an array, not %s", json_type_name(fe));
+        return;
+    }
+    if (!fe->child) {
+        add_error(p, fepath, "must name at least one of \"http\", \"socks5\"");
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *v = fe->child; v; v = v->next, i++) {
+        char item[96];
+        snprintf(item, sizeof item, "%s[%zu]", fepath, i);
+        unsigned bit = 0;
+        if (cJSON_IsString(v) && strcmp(v->valuestring, "http") == 0)
+            bit = POLICY_FRONT_END_HTTP;
+        else if (cJSON_IsString(v) && strcmp(v->valuestring, "socks5") == 0)
+            bit = POLICY_FRONT_END_SOCKS5;
+        if (!bit)
+            add_error(p, item, "must be \"http\" or \"socks5\"");
+        else if (net->front_ends & bit)
+            add_error(p, item, "names a front-end twice");
+        net->front_ends |= bit;
+    }
+}
+
+static void parse_network(struct parse *p, const cJSON *root, struct policy_network *net)
+{
+    static const char *const known[] = {"egress", "allowedHosts", "localBinding", "outgoingProxy"};
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "network");
+    if (!obj) {
+        add_error(p, "$.network", "required field is missing");
+        return;
+    }
+    if (!cJSON_IsObject(obj)) {
+        add_error(p, "$.network", "must be an object, not %s", json_type_name(obj));
+        return;
+    }
+    check_fields(p, obj, "$.network", known, 4);
+    net->egress = parse_bool(p, obj, "egress", "$.network");
+    net->local_binding = parse_bool(p, obj, "localBinding", "$.network");
+    parse_string_list(p, obj, "allowedHosts", "$.network", &net->allowed_hosts,
+                      policy_host_entry_problem);
+    const cJSON *proxy = cJSON_GetObjectItemCaseSensitive(obj, "outgoingProxy");
+    if (proxy)
+        parse_proxy(p, proxy, net);
+}
+
+/* Rules that relate fields to each other; only meaningful once every field
+ * parsed, so they run only on an otherwise valid document. */
+static void check_combinations(struct parse *p, const struct policy *pol)
+{
+    const struct policy_network *net = &pol->network;
+    if (pol->mode == POLICY_MODE_FULL_ACCESS) {
+        const char *why = "is a restriction, which full_access cannot carry: use another mode";
+        if (pol->denied_read_paths.count)
+            add_error(p, "$.deniedReadPaths", "%s", why);
+        if (pol->denied_write_paths.count)
+            add_error(p, "$.deniedWritePaths", "%s", why);
+        if (!net->egress)
+            add_error(p, "$.network.egress", "false %s", why);
+        if (!net->local_binding)
+            add_error(p, "$.network.localBinding", "false %s", why);
+        if (net->allowed_hosts.count)
+            add_error(p, "$.network.allowedHosts", "%s", why);
+        if (net->has_outgoing_proxy)
+            add_error(p, "$.network.outgoingProxy", "%s", why);
+        return;
+    }
+    if (net->has_outgoing_proxy && !net->egress)
+        add_error(p, "$.network.outgoingProxy", "requires \"egress\": true");
+    if (net->egress && net->allowed_hosts.count && !net->has_outgoing_proxy)
+        add_error(p, "$.network.allowedHosts",
+                  "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false");
+}
+
+static struct policy *parse_document(struct parse *p, const cJSON *root)
+{
+    static const char *const known[] = {"mode", "allowedReadPaths", "deniedReadPaths",
+                                        "allowedWritePaths", "deniedWritePaths", "network"};
+    if (!cJSON_IsObject(root)) {
+        add_error(p, "$", "the policy must be a JSON object, not %s", json_type_name(root));
+        return NULL;
+    }
+    struct policy *pol = calloc(1, sizeof *pol);
+    if (!pol) {
+        p->oom = true;
+        return NULL;
+    }
+    check_fields(p, root, "$", known, 6);
+    parse_mode(p, root, pol);
+    parse_path_list(p, root, "allowedReadPaths", &pol->allowed_read_paths);
+    parse_path_list(p, root, "deniedReadPaths", &pol->denied_read_paths);
+    parse_path_list(p, root, "allowedWritePaths", &pol->allowed_write_paths);
+    parse_path_list(p, root, "deniedWritePaths", &pol->denied_write_paths);
+    parse_network(p, root, &pol->network);
+    if (p->errors->count == 0 && !p->oom)
+        check_combinations(p, pol);
+    return pol;
+}
+
+struct policy *policy_parse(const char *text, size_t len, struct policy_errors *errors)
+{
+    struct parse p = {.errors = errors};
+    memset(errors, 0, sizeof *errors);
+    if (len > POLICY_MAX_BYTES) {
+        add_error(&p, "$", "the policy is larger than the limit of 1 MiB");
+        return NULL;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        add_error(&p, "$", "out of memory");
+        return NULL;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    size_t offset = 0;
+    const char *bad = json_text_check(copy, len, &offset);
+    if (bad) {
+        add_error(&p, "$", "the policy %s (at byte %zu)", bad, offset);
+        free(copy);
+        return NULL;
+    }
+    /* Trailing content is checked here rather than by cJSON's
+     * require_null_terminated, which misfires on length-bounded input. */
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(copy, len, &end, 0);
+    if (root && end) {
+        end += strspn(end, " \t\r\n");
+        if (end != copy + len) {
+            cJSON_Delete(root);
+            root = NULL;
+        }
+    }
+    if (!root) {
+        size_t at = end && end >= copy && end <= copy + len ? (size_t)(end - copy) : 0;
+        add_error(&p, "$", "the policy is not valid JSON (near byte %zu)", at);
+        free(copy);
+        return NULL;
+    }
+    struct policy *pol = parse_document(&p, root);
+    cJSON_Delete(root);
+    free(copy);
+    if (p.oom)
+        add_error(&p, "$", "out of memory while parsing the policy");
+    if (p.dropped) {
+        char more[64];
+        snprintf(more, sizeof more, "and %zu more problem%s", p.dropped, p.dropped == 1 ? "" : "s");
+        append_error(&p, "$", more);
+    }
+    if (errors->count) {
+        policy_free(pol);
+        return NULL;
+    }
+    return pol;
+}
+
+static void string_list_free(struct string_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+}
+
+void policy_free(struct policy *policy)
+{
+    if (!policy)
+        return;
+    string_list_free(&policy->allowed_read_paths);
+    string_list_free(&policy->denied_read_paths);
+    string_list_free(&policy->allowed_write_paths);
+    string_list_free(&policy->denied_write_paths);
+    string_list_free(&policy->network.allowed_hosts);
+    free(policy);
+}
+
+void policy_errors_free(struct policy_errors *errors)
+{
+    for (size_t i = 0; i < errors->count; i++)
+        free(errors->items[i]);
+    free(errors->items);
+    memset(errors, 0, sizeof *errors);
+}
+
+char *policy_errors_join(const struct policy_errors *errors)
+{
+    size_t need = 1;
+    for (size_t i = 0; i < errors->count; i++)
+        need += strlen(errors->items[i]) + 2;
+    char *out = malloc(need);
+    if (!out)
+        return NULL;
+    out[0] = '\0';
+    for (size_t i = 0; i < errors->count; i++) {
+        if (i)
+            strcat(out, "; ");
+        strcat(out, errors->items[i]);
+    }
+    return out;
+}

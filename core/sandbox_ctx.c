@@ -1,0 +1,80 @@
+/*
+ * sandbox_ctx.c — the helpers backend.h promises: failure messages and the
+ * workload's environment.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    va_end(ap);
+    return SANDBOX_FAIL;
+}
+
+enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx)
+{
+    (void)ctx;
+    return SANDBOX_OK;
+}
+
+/* Index of NAME in ctx->env, or env_count. */
+static size_t env_find(const struct sandbox_ctx *ctx, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < ctx->env_count; i++)
+        if (strncmp(ctx->env[i], name, n) == 0 && ctx->env[i][n] == '=')
+            return i;
+    return ctx->env_count;
+}
+
+const char *sandbox_env_get(const struct sandbox_ctx *ctx, const char *name)
+{
+    size_t i = env_find(ctx, name);
+    return i < ctx->env_count ? ctx->env[i] + strlen(name) + 1 : NULL;
+}
+
+int sandbox_env_set(struct sandbox_ctx *ctx, const char *name, const char *value)
+{
+    size_t len = strlen(name) + strlen(value) + 2;
+    char *entry = malloc(len);
+    if (!entry)
+        return -1;
+    snprintf(entry, len, "%s=%s", name, value);
+    size_t i = env_find(ctx, name);
+    if (i < ctx->env_count) {
+        free(ctx->env[i]);
+        ctx->env[i] = entry;
+        return 0;
+    }
+    char **grown = realloc(ctx->env, (ctx->env_count + 2) * sizeof *grown);
+    if (!grown) {
+        free(entry);
+        return -1;
+    }
+    ctx->env = grown;
+    ctx->env[ctx->env_count++] = entry;
+    ctx->env[ctx->env_count] = NULL;
+    return 0;
+}
+
+void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name)
+{
+    size_t i;
+    /* Remove every copy: a hand-built environment may hold duplicates, and
+     * execve would pass the ones we did not see. */
+    while ((i = env_find(ctx, name)) < ctx->env_count) {
+        free(ctx->env[i]);
+        memmove(&ctx->env[i], &ctx->env[i + 1], (ctx->env_count - i) * sizeof ctx->env[0]);
+        ctx->env_count--;
+    }
+}

@@ -1,0 +1,88 @@
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "supervise.h"
+
+static volatile pid_t forward_pid = -1;
+
+/*
+ * Forward only signals that were sent to us with kill(2) (si_code <= 0).  A
+ * terminal's ^C or ^\ (si_code SI_KERNEL) is already delivered by the kernel
+ * to the whole foreground process group, workload included; forwarding it
+ * too would deliver it twice.
+ */
+static void forward(int sig, siginfo_t *info, void *unused)
+{
+    (void)unused;
+    int saved = errno;
+    if (forward_pid > 0 && info && info->si_code <= 0)
+        kill(forward_pid, sig);
+    errno = saved;
+}
+
+void forward_signals_to(pid_t pid)
+{
+    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    forward_pid = pid;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+void reproduce_status(int status)
+{
+    if (WIFEXITED(status))
+        _exit(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        /* Die of the same signal: default action, unblocked, no core file
+         * (RLIMIT_CORE is already 0, so a SIGSEGV/SIGQUIT reproduction does
+         * not write one on the workload's behalf). */
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        raise(sig);
+        /* A signal whose default action is not to terminate (SIGCHLD,
+         * SIGURG, SIGWINCH) cannot kill a process at all; shells report those
+         * deaths as 128 + S, and so do we. */
+        _exit(128 + sig);
+    }
+    _exit(HAS_EXIT_FAILURE);
+}
+
+void supervise(const struct sandbox_monitor *monitor)
+{
+    forward_signals_to(monitor->pid);
+    int status;
+    while (waitpid(monitor->pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            diag_fatal("waiting for the sandbox (pid %d) failed: %s", (int)monitor->pid, strerror(errno));
+    }
+    if (monitor->status_fd >= 0) {
+        int reported;
+        ssize_t got;
+        do
+            got = read(monitor->status_fd, &reported, sizeof reported);
+        while (got < 0 && errno == EINTR);
+        if (got == (ssize_t)sizeof reported)
+            status = reported;
+        close(monitor->status_fd);
+    }
+    reproduce_status(status);
+}

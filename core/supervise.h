@@ -1,0 +1,20 @@
+/*
+ * supervise.h — what the process that stays outside the sandbox does: wait
+ * for the child a backend split off, forward termination signals to it, and
+ * end exactly as the workload ended (exit N → N, signal S → death by S).
+ */
+#ifndef HAS_SUPERVISE_H
+#define HAS_SUPERVISE_H
+
+#include "backend.h"
+
+void supervise(const struct sandbox_monitor *monitor) __attribute__((noreturn));
+
+/* Terminate this process the way wait status `status` describes. */
+void reproduce_status(int status) __attribute__((noreturn));
+
+/* Install handlers that forward SIGHUP, SIGINT, SIGQUIT and SIGTERM to
+ * `pid` (shared with namespace inits that forward to their own child). */
+void forward_signals_to(pid_t pid);
+
+#endif

@@ -1,0 +1,1 @@
+# release: rules for this part of the tree (owned by its backend).

@@ -1,0 +1,1 @@
+# tests/egress-proxy: rules for this backend's tests.

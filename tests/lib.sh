@@ -1,0 +1,99 @@
+# tests/lib.sh — shared helpers for the behaviour tests (sourced by bash).
+#
+# Every behaviour test is a bash script run by `make check` with
+#   SUPERVISOR   the binary under test
+#   HAS_SRCDIR   the source tree,  HAS_BUILDDIR  the build tree
+# It exits 0 when every assertion held, 1 when one failed, 77 to skip (with
+# the reason printed).  Tests must pass as root and as an unprivileged user.
+
+set -u
+
+: "${SUPERVISOR:?SUPERVISOR must name the binary under test}"
+: "${HAS_SRCDIR:?}" "${HAS_BUILDDIR:?}"
+
+T_FAILED=0
+T_PASSED=0
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/has-test.XXXXXX")
+chmod 755 "$T_TMP"
+trap 't_cleanup' EXIT
+
+t_cleanup() {
+    # Masked or read-only test fixtures may need their mode back first.
+    chmod -R u+rwX "$T_TMP" 2>/dev/null
+    rm -rf "$T_TMP"
+}
+
+ok()   { T_PASSED=$((T_PASSED + 1)); echo "ok - $*"; }
+fail() { T_FAILED=$((T_FAILED + 1)); echo "FAIL - $*"; }
+skip() { echo "SKIP - $*"; exit 77; }
+
+# finish: print the counts and exit with the verdict.
+finish() {
+    echo "# $(basename "$0"): $T_PASSED passed, $T_FAILED failed"
+    [ "$T_FAILED" -eq 0 ] || exit 1
+    [ "$T_PASSED" -gt 0 ] || { echo "no assertion ran"; exit 1; }
+    exit 0
+}
+
+# policy MODE EGRESS LOCALBIND [EXTRA]: a policy document; EXTRA is more
+# top-level JSON members, e.g. '"deniedReadPaths":["/x"]'.
+policy() {
+    local extra=${4:+,$4}
+    printf '{"mode":"%s","network":{"egress":%s,"localBinding":%s}%s}' "$1" "$2" "$3" "$extra"
+}
+
+# run_sup POLICY [SUPERVISOR-ARGS...] -- TARGET...: run the supervisor with
+# --policy POLICY; sets RC, and OUT / ERR (file contents).
+run_sup() {
+    local pol=$1
+    shift
+    "$SUPERVISOR" --policy "$pol" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+    RC=$?
+    OUT=$(cat "$T_TMP/out")
+    ERR=$(cat "$T_TMP/err")
+}
+
+# run_raw ARGS...: run the supervisor with exactly these arguments.
+run_raw() {
+    "$SUPERVISOR" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+    RC=$?
+    OUT=$(cat "$T_TMP/out")
+    ERR=$(cat "$T_TMP/err")
+}
+
+expect_rc() {
+    local want=$1
+    shift
+    if [ "$RC" = "$want" ]; then ok "$* (exit $RC)"; else fail "$*: exit $RC, wanted $want; stderr: $ERR"; fi
+}
+
+expect_err() {
+    local pattern=$1
+    shift
+    if printf '%s' "$ERR" | grep -qE -- "$pattern"; then ok "$*: stderr matches /$pattern/"
+    else fail "$*: stderr does not match /$pattern/: $ERR"; fi
+}
+
+expect_out() {
+    local pattern=$1
+    shift
+    if printf '%s' "$OUT" | grep -qE -- "$pattern"; then ok "$*: stdout matches /$pattern/"
+    else fail "$*: stdout does not match /$pattern/: $OUT"; fi
+}
+
+# expect_one_line_error: supervisor failures are exactly one stderr line.
+expect_one_line_error() {
+    local lines
+    lines=$(printf '%s\n' "$ERR" | grep -c .)
+    if [ "$lines" = 1 ]; then ok "$*: one-line error"; else fail "$*: $lines stderr lines: $ERR"; fi
+}
+
+# A workspace directory the current user owns.
+make_workspace() {
+    local ws
+    ws=$(mktemp -d "$T_TMP/ws.XXXXXX")
+    chmod 755 "$ws"
+    printf '%s' "$ws"
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }

@@ -1,0 +1,1 @@
+# tests/linux-ns: rules for this backend's tests.

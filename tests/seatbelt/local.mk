@@ -1,0 +1,1 @@
+# tests/seatbelt: rules for this backend's tests.
