@@ -12,3 +12,38 @@ tests_core_test_policy_unit_LDADD = $(TESTS_CORE_LDADD)
 UNIT_TESTS += tests/core/test_policy_corpus tests/core/test_policy_unit
 
 EXTRA_DIST += tests/lib.sh tests/core/policy-corpus
+
+BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh
+EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh
+
+# Example backend modules, built the way a developer outside core/ would
+# build one: only the public header, -DHAS_BACKEND_MODULE, a libtool module.
+# -rpath makes libtool build a shared object for a check-only library.
+if DYNAMIC_BACKENDS
+RECORDER_FLAGS = -module -avoid-version -shared -rpath /nowhere
+check_LTLIBRARIES += tests/core/backends/recorder_a.la tests/core/backends/recorder_b.la \
+	tests/core/backends/recorder_bad_abi.la tests/core/backends/recorder_no_harden.la \
+	tests/core/backends/recorder_same_order.la
+tests_core_backends_recorder_a_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_a_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"a"' -DRECORDER_ORDER=20
+tests_core_backends_recorder_a_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_b_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_b_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"b"' -DRECORDER_ORDER=10
+tests_core_backends_recorder_b_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_bad_abi_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_bad_abi_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"bad-abi"' -DRECORDER_ABI=999
+tests_core_backends_recorder_bad_abi_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_no_harden_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_no_harden_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"no-harden"' -DRECORDER_NO_HARDEN
+tests_core_backends_recorder_no_harden_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_same_order_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_same_order_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"same-order"' -DRECORDER_ORDER=20
+tests_core_backends_recorder_same_order_la_LDFLAGS = $(RECORDER_FLAGS)
+BINARY_TESTS += tests/core/dynamic-backends.sh
+endif
+EXTRA_DIST += tests/core/dynamic-backends.sh

@@ -1,0 +1,62 @@
+/*
+ * recorder.c — an example backend module, built outside the core's tree and
+ * loaded by tests/core/dynamic-backends.sh with --backend-module: it appends
+ * "<name>:<hook>" to the file named by the workload's HAS_RECORDER_FILE, so
+ * the test sees which hooks ran and in which order.  Built several times
+ * with different RECORDER_* settings to make well-formed and broken modules.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#ifndef RECORDER_NAME
+#define RECORDER_NAME "recorder"
+#endif
+#ifndef RECORDER_ORDER
+#define RECORDER_ORDER 10
+#endif
+#ifndef RECORDER_ABI
+#define RECORDER_ABI SANDBOX_BACKEND_ABI
+#endif
+
+static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
+{
+    const char *file = sandbox_env_get(ctx, "HAS_RECORDER_FILE");
+    if (!file)
+        return sandbox_fail(ctx, "HAS_RECORDER_FILE is not set in the workload environment");
+    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return sandbox_fail(ctx, "cannot open %s", file);
+    char line[128];
+    int n = snprintf(line, sizeof line, "%s:%s\n", RECORDER_NAME, hook);
+    ssize_t w = write(fd, line, (size_t)n);
+    close(fd);
+    return w == n ? SANDBOX_OK : sandbox_fail(ctx, "cannot write %s", file);
+}
+
+static enum sandbox_result recorder_prepare(struct sandbox_ctx *ctx) { return record(ctx, "prepare"); }
+static enum sandbox_result recorder_enter(struct sandbox_ctx *ctx) { return record(ctx, "enter"); }
+static __attribute__((unused)) enum sandbox_result recorder_harden(struct sandbox_ctx *ctx)
+{
+    /* Show that a backend can shape the workload's environment. */
+    if (sandbox_env_set(ctx, "HAS_RECORDED_BY_" RECORDER_NAME, "yes") != 0)
+        return sandbox_fail(ctx, "out of memory");
+    return record(ctx, "harden");
+}
+
+SANDBOX_BACKEND_DEFINE(recorder_backend) = {
+    .abi = RECORDER_ABI,
+    .name = RECORDER_NAME,
+    .order = RECORDER_ORDER,
+    .enforces = 0,
+    .prepare = recorder_prepare,
+    .enter = recorder_enter,
+#ifndef RECORDER_NO_HARDEN
+    .harden = recorder_harden,
+#endif
+};

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Developer builds: backends are modules the core dlopen()s and walks in
+# `order`; a module built against another ABI, one missing a hook, a second
+# module with a taken name or order are refused with 125 naming the module.
+. "$HAS_SRCDIR/tests/lib.sh"
+
+MODS="$HAS_BUILDDIR/tests/core/backends/.libs"
+EMPTY="$T_TMP/no-modules"
+mkdir -p "$EMPTY"
+REC="$T_TMP/record"
+export HAS_RECORDER_FILE="$REC"
+FULL=$(policy full_access true true)
+MARK="$T_TMP/marker"
+
+run_sup "$FULL" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_a.so" \
+    --backend-module "$MODS/recorder_b.so" -- /usr/bin/env
+expect_rc 0 "two example modules loaded"
+want=$'b:prepare\na:prepare\nb:enter\na:enter\nb:harden\na:harden'
+got=$(cat "$REC" 2>/dev/null)
+[ "$got" = "$want" ] && ok "hooks ran phase by phase in ascending order" || fail "hook order: $got"
+expect_out '^HAS_RECORDED_BY_a=yes$' "a module shapes the workload environment"
+
+# refused DESCRIPTION PATTERN MODULE...
+refused() {
+    local what=$1 pattern=$2
+    shift 2
+    local args=()
+    for m in "$@"; do args+=(--backend-module "$m"); done
+    rm -f "$MARK" "$REC"
+    run_sup "$FULL" --backend-dir "$EMPTY" "${args[@]}" -- /bin/sh -c "touch '$MARK'"
+    expect_rc 125 "$what"
+    expect_err "$pattern" "$what"
+    [ -e "$MARK" ] && fail "$what: target ran" || ok "$what: target did not run"
+    [ -e "$REC" ] && fail "$what: a hook ran before the refusal" || ok "$what: no hook ran"
+}
+refused "module for another ABI" "recorder_bad_abi.so: built for backend ABI 999" "$MODS/recorder_bad_abi.so"
+refused "module without a harden hook" "recorder_no_harden.so \(no-harden\): the harden hook is missing" \
+    "$MODS/recorder_no_harden.so"
+refused "duplicate name" "recorder_a.so: a backend named 'a' is already loaded" "$MODS/recorder_a.so" "$MODS/recorder_a.so"
+refused "duplicate order" "recorder_same_order.so \(same-order\): order 20 is already taken by 'a'" \
+    "$MODS/recorder_a.so" "$MODS/recorder_same_order.so"
+refused "not a backend" "no 'sandbox_backend_descriptor' symbol" "$(ls /usr/lib/*/libcjson.so.1 | head -1)"
+refused "missing module file" "cannot load" "$T_TMP/absent.so"
+
+# Fail closed: a restriction nothing loaded can enforce is refused.
+rm -f "$MARK"
+run_sup "$(policy workspace_write false false)" --backend-dir "$EMPTY" -- /bin/sh -c "touch '$MARK'"
+expect_rc 125 "restriction without an enforcing backend"
+expect_err "no enforcement backend in this build enforces" "fail closed"
+[ -e "$MARK" ] && fail "fail closed: target ran unsandboxed" || ok "fail closed: target did not run"
+
+# The build's own modules are found by default.
+run_sup "$FULL" -- /bin/true
+expect_rc 0 "default module directory (the build tree) loads"
+
+finish
