@@ -47,3 +47,14 @@ tests_core_backends_recorder_same_order_la_LDFLAGS = $(RECORDER_FLAGS)
 BINARY_TESTS += tests/core/dynamic-backends.sh
 endif
 EXTRA_DIST += tests/core/dynamic-backends.sh
+
+# libFuzzer target for the parser (configure --enable-fuzzers CC=clang);
+# `make fuzz` runs each fuzzer for FUZZ_SECONDS from the corpus seeds.
+if FUZZERS
+noinst_PROGRAMS += tests/core/fuzz_policy
+tests_core_fuzz_policy_SOURCES = tests/core/fuzz_policy.c
+tests_core_fuzz_policy_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
+tests_core_fuzz_policy_LDFLAGS = -fsanitize=fuzzer,address,undefined
+tests_core_fuzz_policy_LDADD = core/libpolicy.a $(CJSON_LIBS)
+FUZZERS_LIST += tests/core/fuzz_policy:tests/core/policy-corpus
+endif
