@@ -1,0 +1,35 @@
+/**
+ * @slopus/happy-agent-supervisor: validate a policy for the supervisor and
+ * find the executable that enforces it.
+ */
+export {
+    parseSupervisorPolicy,
+    SupervisorPolicyError,
+    POLICY_MAX_BYTES,
+    type PolicyProblem,
+} from "./policy.js";
+export {
+    SupervisorPolicySchema,
+    SupervisorNetworkPolicySchema,
+    SupervisorPolicyModeSchema,
+    OutgoingProxySchema,
+    OutgoingProxyFrontEndSchema,
+    PolicyPathSchema,
+    PolicyPathListSchema,
+    AllowedHostEntrySchema,
+    POLICY_PATH_PATTERN,
+    POLICY_PATH_MAX_BYTES,
+    HOST_ENTRY_PATTERN,
+    HOST_ENTRY_MAX_BYTES,
+    type SupervisorPolicy,
+    type SupervisorNetworkPolicy,
+    type SupervisorPolicyMode,
+    type OutgoingProxy,
+    type OutgoingProxyFrontEnd,
+} from "./policy-schema.js";
+export { resolveSupervisorBinary, resolveLinuxSupervisorBinary } from "./resolve.js";
+export {
+    SUPERVISOR_TARGETS,
+    ACCEPTED_ARCHITECTURES,
+    type SupervisorTarget,
+} from "./targets.js";

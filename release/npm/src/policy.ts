@@ -1,0 +1,249 @@
+/**
+ * parseSupervisorPolicy(): the TypeScript twin of core/policy_parse.c.
+ *
+ * It accepts and refuses exactly what the supervisor does (the shared corpus
+ * in tests/core/policy-corpus/ checks both), and like the C side it reports
+ * every offending field at once, each as "<JSON path>: <problem>".
+ */
+import type { TSchema } from "@sinclair/typebox";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { hostEntryProblem, policyPathProblem } from "./policy-rules.js";
+import {
+    PATH_LIST_FIELDS,
+    SupervisorPolicySchema,
+    type SupervisorPolicy,
+} from "./policy-schema.js";
+
+/** Largest policy document the supervisor reads (SPEC §2). */
+export const POLICY_MAX_BYTES = 1024 * 1024;
+/** Same bound as the C side: enough to fix in one go, never a huge message. */
+const MAX_REPORTED_PROBLEMS = 32;
+
+export interface PolicyProblem {
+    /** JSON path of the offending field, e.g. "$.network.allowedHosts[0]". */
+    readonly path: string;
+    readonly message: string;
+}
+
+/** Thrown by parseSupervisorPolicy(); `problems` lists every offending field. */
+export class SupervisorPolicyError extends Error {
+    readonly problems: readonly PolicyProblem[];
+
+    constructor(problems: readonly PolicyProblem[]) {
+        const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).map((p) => `${p.path}: ${p.message}`);
+        const more = problems.length - shown.length;
+        if (more > 0) shown.push(`$: and ${more} more problem${more === 1 ? "" : "s"}`);
+        super(`invalid supervisor policy: ${shown.join("; ")}`);
+        this.name = "SupervisorPolicyError";
+        this.problems = problems;
+    }
+}
+
+/**
+ * Validate `value` as a supervisor policy and return it as a plain JSON value
+ * (a snapshot: JSON.stringify of the result is what the supervisor will see,
+ * whatever getters, toJSON methods or undefined members the input had).
+ * Throws SupervisorPolicyError naming every offending field.
+ */
+export function parseSupervisorPolicy(value: unknown): SupervisorPolicy {
+    const snapshot = jsonSnapshot(value);
+    if (!snapshot.ok) throw new SupervisorPolicyError([{ path: "$", message: snapshot.problem }]);
+    const document = snapshot.value;
+    const problems = new ProblemList();
+    for (const error of Value.Errors(SupervisorPolicySchema, document)) {
+        const path = jsonPointerToPath(document, error.path);
+        problems.add(path, describeSchemaError(error, path));
+    }
+    checkStrings(document, problems);
+    checkFrontEndsOnce(document, problems);
+    // Rules relating fields to each other only mean something once every field
+    // is well-formed (the C parser runs them under the same condition).
+    if (problems.isEmpty()) checkCombinations(document as SupervisorPolicy, problems);
+    if (!problems.isEmpty()) throw new SupervisorPolicyError(problems.list());
+    return document as SupervisorPolicy;
+}
+
+/** Problems keyed by path: the first description of a field wins. */
+class ProblemList {
+    private readonly byPath = new Map<string, string>();
+    add(path: string, message: string): void {
+        if (!this.byPath.has(path)) this.byPath.set(path, message);
+    }
+    has(path: string): boolean {
+        return this.byPath.has(path);
+    }
+    isEmpty(): boolean {
+        return this.byPath.size === 0;
+    }
+    list(): PolicyProblem[] {
+        return [...this.byPath].map(([path, message]) => ({ path, message }));
+    }
+}
+
+type Snapshot = { ok: true; value: unknown } | { ok: false; problem: string };
+
+function jsonSnapshot(value: unknown): Snapshot {
+    let text: string | undefined;
+    try {
+        text = JSON.stringify(value);
+    } catch (error) {
+        return { ok: false, problem: `the policy is not JSON data (${(error as Error).message})` };
+    }
+    if (text === undefined) return { ok: false, problem: "the policy is not JSON data" };
+    if (Buffer.byteLength(text, "utf8") > POLICY_MAX_BYTES)
+        return { ok: false, problem: "the policy is larger than the limit of 1 MiB" };
+    return { ok: true, value: JSON.parse(text) as unknown };
+}
+
+function jsonTypeName(value: unknown): string {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "an array";
+    switch (typeof value) {
+        case "object": return "an object";
+        case "string": return "a string";
+        case "number": return "a number";
+        case "boolean": return "a boolean";
+        default: return "an invalid value";
+    }
+}
+
+/**
+ * A key as the C side prints it in a path: printable ASCII kept, every other
+ * UTF-8 byte shown as "?", cut after 75 bytes with "...", so a hostile field
+ * name cannot forge or break the one-line message.
+ */
+function printableKey(key: string): string {
+    const bytes = new TextEncoder().encode(key);
+    let out = "";
+    for (let i = 0; i < bytes.length && i < 75; i++) {
+        const b = bytes[i] ?? 0;
+        out += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : "?";
+    }
+    return bytes.length >= 76 ? `${out}...` : out;
+}
+
+/** "/network/allowedHosts/0" in `document` → "$.network.allowedHosts[0]". */
+function jsonPointerToPath(document: unknown, pointer: string): string {
+    let path = "$";
+    let node: unknown = document;
+    if (pointer === "") return path;
+    for (const raw of pointer.slice(1).split("/")) {
+        const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+        if (Array.isArray(node)) {
+            path += `[${key}]`;
+            node = node[Number(key)];
+        } else {
+            path += `.${printableKey(key)}`;
+            node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+        }
+    }
+    return path;
+}
+
+function literalsOf(schema: TSchema): string[] {
+    const variants = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf ?? [];
+    return variants.map((v) => JSON.stringify(v.const));
+}
+
+/** The C parser's words for a schema violation at `path`. */
+function describeSchemaError(error: ValueError, path: string): string {
+    const actual = jsonTypeName(error.value);
+    switch (error.type) {
+        case ValueErrorType.ObjectRequiredProperty:
+            return "required field is missing";
+        case ValueErrorType.ObjectAdditionalProperties:
+            return "unknown field";
+        case ValueErrorType.Object:
+            return path === "$"
+                ? `the policy must be a JSON object, not ${actual}`
+                : `must be an object, not ${actual}`;
+        case ValueErrorType.Boolean:
+            return `must be a boolean, not ${actual}`;
+        case ValueErrorType.Array: {
+            const items = (error.schema as { items?: TSchema }).items;
+            const ofStrings = items !== undefined && items.type === "string";
+            return `must be an array${ofStrings ? " of strings" : ""}, not ${actual}`;
+        }
+        case ValueErrorType.ArrayMinItems: {
+            const items = (error.schema as { items?: TSchema }).items;
+            return `must name at least one of ${items ? literalsOf(items).join(", ") : "the allowed values"}`;
+        }
+        case ValueErrorType.String:
+            return `must be a string, not ${actual}`;
+        case ValueErrorType.Union: {
+            const literals = literalsOf(error.schema);
+            return literals.length === 2
+                ? `must be ${literals[0]} or ${literals[1]}`
+                : `must be one of ${literals.join(", ")}`;
+        }
+        case ValueErrorType.StringPattern:
+        case ValueErrorType.StringMaxLength:
+        case ValueErrorType.StringMinLength:
+            return stringProblem(path, String(error.value)) ?? error.message;
+        default:
+            return error.message;
+    }
+}
+
+/** Path lists hold paths; $.network.allowedHosts holds host entries. */
+function stringProblem(path: string, value: string): string | undefined {
+    return path.startsWith("$.network.allowedHosts[") ? hostEntryProblem(value) : policyPathProblem(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The string rules JSON Schema cannot express (UTF-8 byte limits, lone
+ * surrogates), for every string the schema passed.
+ */
+function checkStrings(document: unknown, problems: ProblemList): void {
+    if (!isRecord(document)) return;
+    const lists: Array<[string, unknown]> = PATH_LIST_FIELDS.map((f) => [`$.${f}`, document[f]]);
+    if (isRecord(document.network)) lists.push(["$.network.allowedHosts", document.network.allowedHosts]);
+    for (const [listPath, list] of lists) {
+        if (!Array.isArray(list)) continue;
+        list.forEach((item: unknown, i) => {
+            const path = `${listPath}[${i}]`;
+            if (typeof item !== "string" || problems.has(path)) return;
+            const problem = stringProblem(path, item);
+            if (problem !== undefined) problems.add(path, problem);
+        });
+    }
+}
+
+/** A front-end named twice: reported at the repeat, as the C side does. */
+function checkFrontEndsOnce(document: unknown, problems: ProblemList): void {
+    if (!isRecord(document) || !isRecord(document.network)) return;
+    const proxy = document.network.outgoingProxy;
+    if (!isRecord(proxy) || !Array.isArray(proxy.frontEnds)) return;
+    const seen = new Set<unknown>();
+    proxy.frontEnds.forEach((frontEnd: unknown, i) => {
+        if (frontEnd !== "http" && frontEnd !== "socks5") return;
+        if (seen.has(frontEnd)) problems.add(`$.network.outgoingProxy.frontEnds[${i}]`, "names a front-end twice");
+        seen.add(frontEnd);
+    });
+}
+
+function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): void {
+    const net = policy.network;
+    const hostCount = net.allowedHosts?.length ?? 0;
+    if (policy.mode === "full_access") {
+        const why = "is a restriction, which full_access cannot carry: use another mode";
+        if (policy.deniedReadPaths?.length) problems.add("$.deniedReadPaths", why);
+        if (policy.deniedWritePaths?.length) problems.add("$.deniedWritePaths", why);
+        if (!net.egress) problems.add("$.network.egress", `false ${why}`);
+        if (!net.localBinding) problems.add("$.network.localBinding", `false ${why}`);
+        if (hostCount) problems.add("$.network.allowedHosts", why);
+        if (net.outgoingProxy) problems.add("$.network.outgoingProxy", why);
+        return;
+    }
+    if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');
+    if (net.egress && hostCount && !net.outgoingProxy)
+        problems.add(
+            "$.network.allowedHosts",
+            "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false",
+        );
+}
