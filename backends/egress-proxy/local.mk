@@ -1,1 +1,52 @@
-# backends/egress-proxy: rules for this part of the tree (owned by its backend).
+# backends/egress-proxy: the filtered-egress backend (SPEC §5).
+#
+# The decision logic (host matching, address classes, the HTTP and SOCKS5
+# parsers, credentials) is portable, pure C in one convenience library that
+# the unit tests link too.  The egress process itself (epoll, splice,
+# seccomp, libcap-ng) is Linux-only.
+if HAVE_BACKEND_EGRESS_PROXY
+EGRESS_POLICY_SOURCES = \
+	backends/egress-proxy/addr_class.h backends/egress-proxy/addr_class.c \
+	backends/egress-proxy/host_match.h backends/egress-proxy/host_match.c \
+	backends/egress-proxy/destination.h backends/egress-proxy/destination.c \
+	backends/egress-proxy/http_parse.h backends/egress-proxy/http_parse.c \
+	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
+	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c
+EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c
+EGRESS_BACKEND_LIBS =
+if HOST_LINUX
+EGRESS_BACKEND_SOURCES += \
+	backends/egress-proxy/conn.h \
+	backends/egress-proxy/confine.h backends/egress-proxy/confine.c \
+	backends/egress-proxy/egress_loop.h backends/egress-proxy/egress_loop.c \
+	backends/egress-proxy/egress_process.h backends/egress-proxy/egress_process.c \
+	backends/egress-proxy/http_frontend.c \
+	backends/egress-proxy/socks5_frontend.c \
+	backends/egress-proxy/upstream.c \
+	backends/egress-proxy/relay.c \
+	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
+EGRESS_BACKEND_LIBS += $(SECCOMP_LIBS) $(CAPNG_LIBS) -lpthread
+endif
+EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
+
+noinst_LIBRARIES += backends/egress-proxy/libegress_policy.a
+backends_egress_proxy_libegress_policy_a_SOURCES = $(EGRESS_POLICY_SOURCES)
+
+if DYNAMIC_BACKENDS
+backendmod_LTLIBRARIES += backends/egress-proxy.la
+backends_egress_proxy_la_SOURCES = $(EGRESS_POLICY_SOURCES) $(EGRESS_BACKEND_SOURCES)
+backends_egress_proxy_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE
+backends_egress_proxy_la_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
+backends_egress_proxy_la_LDFLAGS = -module -avoid-version -shared
+backends_egress_proxy_la_LIBADD = $(EGRESS_BACKEND_LIBS)
+else
+noinst_LIBRARIES += backends/egress-proxy/libegress_backend.a
+backends_egress_proxy_libegress_backend_a_SOURCES = $(EGRESS_BACKEND_SOURCES)
+backends_egress_proxy_libegress_backend_a_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
+happy_agent_supervisor_LDADD += backends/egress-proxy/libegress_backend.a \
+	backends/egress-proxy/libegress_policy.a $(EGRESS_BACKEND_LIBS)
+STATIC_BACKEND_DEFS += -DHAVE_BACKEND_EGRESS_PROXY
+endif
+endif
+
+EXTRA_DIST += backends/egress-proxy/README.md

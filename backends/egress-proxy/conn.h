@@ -1,0 +1,134 @@
+/*
+ * conn.h — one proxied connection inside the egress process, shared by the
+ * event loop (egress_loop.c), the front-ends (http_frontend.c,
+ * socks5_frontend.c), the outward connect (upstream.c) and the relay
+ * (relay.c).  Linux only.
+ */
+#ifndef HAS_EGRESS_CONN_H
+#define HAS_EGRESS_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "destination.h"
+#include "http_parse.h"
+#include "proxy_auth.h"
+#include "resolver.h"
+
+#define CONN_IN_CAP HTTP_HEAD_MAX        /* the handshake buffer, freed once relaying */
+#define HANDSHAKE_TIMEOUT_MS 10000       /* accept .. complete request (slowloris) */
+#define CONNECT_TIMEOUT_MS 15000         /* request .. upstream connected, lookup included */
+#define LINGER_TIMEOUT_MS 2000           /* draining a refused client before close */
+
+enum watch_kind { W_LISTENER, W_RESOLVER, W_CONTROL, W_CLIENT, W_UPSTREAM };
+enum front_kind { FRONT_HTTP, FRONT_SOCKS5 };
+
+enum conn_state {
+    ST_HANDSHAKE,   /* reading the client's request */
+    ST_RESOLVING,   /* a resolver worker holds the job */
+    ST_CONNECTING,  /* non-blocking connect in flight */
+    ST_RELAY,       /* splicing both ways */
+    ST_FLUSH,       /* writing a refusal, then ST_LINGER */
+    ST_LINGER,      /* half-closed, discarding what the client still sends */
+};
+
+enum socks_stage { S5_GREETING, S5_AUTH, S5_REQUEST };
+
+struct conn;
+
+/* What epoll_event.data.ptr points at: always starts with the kind. */
+struct watch {
+    enum watch_kind kind;
+};
+
+struct endpoint {
+    struct watch w;
+    struct conn *conn;
+    int fd;
+    uint32_t events;     /* interest currently registered */
+    bool registered;
+    bool hup;            /* peer fully closed: removed from epoll, read until EOF */
+};
+
+/* One direction of the relay: src -> pipe -> dst. */
+struct direction {
+    int pipe_rd, pipe_wr;    /* -1 until the first byte arrives (idle tunnels cost no pipe) */
+    size_t bytes;            /* in the pipe */
+    size_t cap;
+    char *prefix;            /* bytes owed to dst before any pipe data */
+    size_t prefix_len, prefix_off;
+    bool src_eof, shut, maybe_full, dead;
+};
+
+struct conn {
+    struct endpoint cli, up;
+    enum front_kind front;
+    enum conn_state state;
+    enum socks_stage s5;
+    unsigned char *in;               /* handshake bytes (CONN_IN_CAP), NULL once relaying */
+    size_t in_len;
+    char *out;                       /* refusal being flushed */
+    size_t out_len, out_off;
+    char *to_up;                     /* rewritten head + early client bytes, for upstream */
+    size_t to_up_len;
+    bool http_connect;
+    struct dest_decision dest;
+    unsigned short port;
+    struct resolve_job *job;
+    bool job_out;                    /* a resolver worker holds c->job */
+    struct ip_addr addrs[RESOLVER_MAX_ADDRS];
+    size_t naddrs, next_addr;
+    int last_errno;
+    bool any_allowed;
+    int64_t deadline_ms;
+    struct direction dir[2];         /* [0] client -> upstream, [1] upstream -> client */
+    struct conn *prev, *next;
+    bool closed;                     /* fds closed; struct waits for its resolver job */
+};
+
+struct listener {
+    struct watch w;
+    int fd;
+    enum front_kind front;
+};
+
+struct egress_loop {
+    int ep;
+    struct host_policy policy;
+    struct proxy_creds creds;
+    struct conn *conns;
+    size_t nconns, max_conns;
+    struct conn *graveyard;          /* freed after the current batch of events */
+    int64_t now_ms;
+};
+
+/* egress_loop.c */
+void conn_set_interest(struct egress_loop *loop, struct endpoint *ep, uint32_t events);
+void conn_close(struct egress_loop *loop, struct conn *c, bool reset);
+void conn_refuse(struct egress_loop *loop, struct conn *c, char *msg, size_t len);
+void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *host, size_t host_len,
+                        unsigned short port);
+
+/* http_frontend.c / socks5_frontend.c: consume c->in; may call back into
+ * conn_refuse / conn_request_ready. */
+void http_frontend_step(struct egress_loop *loop, struct conn *c);
+void http_frontend_refuse(struct egress_loop *loop, struct conn *c, int status, const char *rule,
+                          const char *reason);
+void http_frontend_connected(struct conn *c);
+void socks5_frontend_step(struct egress_loop *loop, struct conn *c);
+void socks5_frontend_refuse(struct egress_loop *loop, struct conn *c, unsigned char code);
+void socks5_frontend_connected(struct conn *c);
+
+/* upstream.c */
+void upstream_resolved(struct egress_loop *loop, struct conn *c);
+void upstream_connect_next(struct egress_loop *loop, struct conn *c);
+void upstream_writable(struct egress_loop *loop, struct conn *c);
+void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout);
+
+/* relay.c */
+void relay_start(struct egress_loop *loop, struct conn *c);
+void relay_event(struct egress_loop *loop, struct conn *c, struct endpoint *ep, uint32_t events);
+void relay_release(struct conn *c);
+
+#endif

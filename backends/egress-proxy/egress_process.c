@@ -1,0 +1,145 @@
+/*
+ * egress_process.c — the egress process's life: shed inherited descriptors,
+ * confine itself, tell the supervisor it is ready, receive the front-end
+ * listeners from inside the sandbox, then serve until the supervisor ends.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "confine.h"
+#include "egress_loop.h"
+#include "egress_process.h"
+
+#define CONTROL_FD 3
+
+__attribute__((noreturn)) static void report_and_exit(int control, const char *msg)
+{
+    char line[600];
+    int n = snprintf(line, sizeof line, "%c%s", EGRESS_MSG_ERROR, msg);
+    if (n > 0)
+        send(control, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, MSG_NOSIGNAL);
+    _exit(1);
+}
+
+/* Keep stderr (for libc's own fatal messages) and the control socket as
+ * descriptor 3; everything else the supervisor had open is none of the
+ * egress process's business. */
+static int shed_descriptors(int control, char *err, size_t errlen)
+{
+    if (control != CONTROL_FD && dup2(control, CONTROL_FD) < 0) {
+        snprintf(err, errlen, "dup2 of the control socket: %s", strerror(errno));
+        return -1;
+    }
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0) {
+        snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
+        return -1;
+    }
+    if (syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0) != 0) {
+        struct rlimit lim;
+        long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 1048576 ? (long)lim.rlim_cur : 1048576;
+        for (long fd = CONTROL_FD + 1; fd < max; fd++)
+            close((int)fd);
+    }
+    return 0;
+}
+
+static int is_listening_tcp(int fd)
+{
+    int type = 0, listening = 0;
+    socklen_t len = sizeof type;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM)
+        return 0;
+    len = sizeof listening;
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening)
+        return 0;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+        return 0;
+    return ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
+}
+
+/* The one message from inside the sandbox: kinds and the listening sockets. */
+static size_t receive_listeners(int control, struct listener *out, char *err, size_t errlen)
+{
+    unsigned char payload[1 + EGRESS_MAX_LISTENERS];
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int) * EGRESS_MAX_LISTENERS)];
+    } cmsg;
+    struct iovec iov = {payload, sizeof payload};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
+                         .msg_controllen = sizeof cmsg.buf};
+    ssize_t n;
+    do
+        n = recvmsg(control, &msg, MSG_CMSG_CLOEXEC);
+    while (n < 0 && errno == EINTR);
+    if (n == 0)
+        _exit(0);   /* the supervisor ended before building the sandbox */
+    size_t count = 0;
+    struct cmsghdr *h = CMSG_FIRSTHDR(&msg);
+    if (n > 1 && payload[0] == EGRESS_MSG_LISTENERS && h && h->cmsg_level == SOL_SOCKET &&
+        h->cmsg_type == SCM_RIGHTS && !(msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
+        count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        memcpy(&out[0].fd, CMSG_DATA(h), sizeof(int));
+        if (count == 2)
+            memcpy(&out[1].fd, CMSG_DATA(h) + sizeof(int), sizeof(int));
+    }
+    if (count == 0 || count != (size_t)n - 1) {
+        snprintf(err, errlen, "malformed listener message on the control socket");
+        return 0;
+    }
+    for (size_t i = 0; i < count; i++) {
+        out[i].front = payload[1 + i] == 'S' ? FRONT_SOCKS5 : FRONT_HTTP;
+        if (!is_listening_tcp(out[i].fd) || fcntl(out[i].fd, F_SETFL, O_NONBLOCK) != 0) {
+            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening TCP socket", i);
+            return 0;
+        }
+    }
+    return count;
+}
+
+static size_t connection_cap(void)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur < 128)
+        return 16;
+    size_t cap = (size_t)(lim.rlim_cur - 64) / 6;   /* 2 sockets + 2 pipes of 2 ends */
+    return cap > 4096 ? 4096 : cap;
+}
+
+void egress_process_main(const struct egress_config *cfg, int control, pid_t parent)
+{
+    char err[512];
+    if (shed_descriptors(control, err, sizeof err) != 0)
+        report_and_exit(control, err);
+    control = CONTROL_FD;
+    if (egress_confine(parent, err, sizeof err) != 0)
+        report_and_exit(control, err);
+    char ready = EGRESS_MSG_READY;
+    if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
+        _exit(0);
+    struct listener listeners[EGRESS_MAX_LISTENERS];
+    memset(listeners, 0, sizeof listeners);
+    size_t count = receive_listeners(control, listeners, err, sizeof err);
+    if (count == 0)
+        report_and_exit(control, err);
+    if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
+        _exit(0);
+    static struct egress_loop loop;
+    loop.policy = cfg->policy;
+    loop.creds = cfg->creds;
+    loop.max_conns = connection_cap();
+    if (egress_loop_run(&loop, listeners, count, control, err, sizeof err) != 0)
+        report_and_exit(control, err);
+    _exit(0);
+}

@@ -1,0 +1,110 @@
+/*
+ * resolver.c — see resolver.h.  The workers are started after the egress
+ * process installed its seccomp filter, so they are confined like the loop.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "resolver.h"
+
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
+static struct resolve_job *queue_head, *queue_tail;
+static int done_pipe[2] = {-1, -1};
+
+static void run_job(struct resolve_job *job)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_ADDRCONFIG;
+    job->count = 0;
+    job->error = getaddrinfo(job->host, NULL, &hints, &res);
+    if (job->error)
+        return;
+    for (struct addrinfo *ai = res; ai && job->count < RESOLVER_MAX_ADDRS; ai = ai->ai_next) {
+        struct ip_addr a;
+        if (ip_from_sockaddr(ai->ai_addr, &a) == 0)
+            job->addrs[job->count++] = a;
+    }
+    freeaddrinfo(res);
+    if (job->count == 0)
+        job->error = EAI_NONAME;
+}
+
+static void *worker(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&queue_lock);
+        while (!queue_head)
+            pthread_cond_wait(&queue_cond, &queue_lock);
+        struct resolve_job *job = queue_head;
+        queue_head = job->next;
+        if (!queue_head)
+            queue_tail = NULL;
+        pthread_mutex_unlock(&queue_lock);
+        run_job(job);
+        /* A pointer is far below PIPE_BUF, so each write is atomic; the
+         * pipe is blocking on this end, so a busy loop only slows workers. */
+        ssize_t w;
+        do
+            w = write(done_pipe[1], &job, sizeof job);
+        while (w < 0 && errno == EINTR);
+    }
+    return NULL;
+}
+
+int resolver_start(void)
+{
+    if (pipe2(done_pipe, O_CLOEXEC) != 0)
+        return -1;
+    if (fcntl(done_pipe[0], F_SETFL, O_NONBLOCK) != 0)
+        return -1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    for (int i = 0; i < RESOLVER_THREADS; i++) {
+        pthread_t t;
+        int err = pthread_create(&t, &attr, worker, NULL);
+        if (err) {
+            pthread_attr_destroy(&attr);
+            errno = err;
+            return -1;
+        }
+    }
+    pthread_attr_destroy(&attr);
+    return done_pipe[0];
+}
+
+int resolver_submit(struct resolve_job *job)
+{
+    job->next = NULL;
+    pthread_mutex_lock(&queue_lock);
+    if (queue_tail)
+        queue_tail->next = job;
+    else
+        queue_head = job;
+    queue_tail = job;
+    pthread_cond_signal(&queue_cond);
+    pthread_mutex_unlock(&queue_lock);
+    return 0;
+}
+
+struct resolve_job *resolver_take(int fd)
+{
+    struct resolve_job *job;
+    ssize_t r;
+    do
+        r = read(fd, &job, sizeof job);
+    while (r < 0 && errno == EINTR);
+    return r == (ssize_t)sizeof job ? job : NULL;
+}
