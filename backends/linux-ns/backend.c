@@ -1,0 +1,127 @@
+/*
+ * backend.c — the linux-ns backend: its descriptor and the order of its
+ * steps (SPEC §4).  Each step lives in its own file; see linux_ns.h.
+ *
+ * prepare (supervisor, host side): decide the shape (namespaces or not, a
+ *   network namespace or not, mount_setattr or the legacy path).
+ * enter: clone into user + mount + PID (+ network) namespaces.  The
+ *   supervisor returns SANDBOX_SUPERVISE and waits.  The child is PID 1 (the
+ *   namespace init): it dies with the supervisor, writes its id maps, joins a
+ *   fresh session keyring, brings lo up, builds the mount policy, forks the
+ *   workload (PID 2) and stays as init (ns_init.c).  PID 2 re-enters the
+ *   working directory and returns SANDBOX_OK so the other backends' enter()
+ *   run inside the namespaces (the egress backend opens its loopback
+ *   front-ends in our network namespace).
+ * harden (the workload, after every enter()): close descriptors above 2,
+ *   securebits + zero capabilities + no_new_privs, Landlock scopes, and the
+ *   seccomp filter last.
+ *
+ * full_access: no namespace, no mount, no filter — the policy grants full
+ *   access and there is nothing to enforce; the parser already refuses
+ *   full_access combined with any restriction.  Only the descriptor hygiene
+ *   applies (the supervisor's promise that the workload starts with 0-2).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "linux_ns.h"
+
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+
+static struct linux_ns_state state;
+
+/* mount_setattr(2) exists (Linux >= 5.12) unless it answers ENOSYS. */
+static bool have_mount_setattr(void)
+{
+    return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) != 0 && errno != ENOSYS;
+}
+
+static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
+{
+    const struct policy *p = ctx->policy;
+    *sandbox_state(ctx) = &state;
+    state.sandbox = p->mode != POLICY_MODE_FULL_ACCESS;
+    state.netns = !p->network.egress || p->network.has_outgoing_proxy;
+    state.uid = geteuid();
+    state.gid = getegid();
+    /* Read from the supervisor's own environment, not the workload's. */
+    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
+    state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
+    return SANDBOX_OK;
+}
+
+/* PID 1: everything that must exist before the workload does. */
+static void init_build_sandbox(const struct sandbox_ctx *ctx)
+{
+    char err[1024];
+    if (userns_child_setup(&state, err, sizeof err) != 0 ||
+        host_ipc_join_session_keyring(err, sizeof err) != 0 ||
+        (state.netns && netns_loopback_up(err, sizeof err) != 0) ||
+        mount_policy_apply(&state, ctx, err, sizeof err) != 0)
+        diag_fatal("linux-ns: %s", err);
+    if (chdir("/") != 0)
+        diag_fatal("linux-ns: cannot leave the working directory in the init: %s", strerror(errno));
+}
+
+static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
+{
+    if (!state.sandbox)
+        return SANDBOX_OK;
+    int status_fd;
+    char err[1024];
+    pid_t pid = userns_clone(&state, &status_fd, err, sizeof err);
+    if (pid < 0)
+        return sandbox_fail(ctx, "%s", err);
+    if (pid > 0) {
+        ctx->monitor.pid = pid;
+        ctx->monitor.status_fd = status_fd;
+        return SANDBOX_SUPERVISE;
+    }
+    init_build_sandbox(ctx);
+    pid_t workload = fork();
+    if (workload < 0)
+        diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
+    if (workload > 0)
+        ns_init_run(workload, status_fd);
+    close(status_fd);
+    /* Re-enter the working directory by name: it now resolves through the
+     * policy's mounts, so ./file lands in the writable bind, not in the
+     * directory shadowed underneath. */
+    if (chdir(ctx->cwd) != 0)
+        diag_fatal("linux-ns: working directory %s is not reachable inside the sandbox: %s%s",
+                   ctx->cwd, strerror(errno),
+                   errno == ENOENT ? " (is it under a deniedReadPaths entry?)" : "");
+    return SANDBOX_OK;
+}
+
+static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
+{
+    char err[512];
+    if (fd_close_above_stderr(err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    if (!state.sandbox)
+        return SANDBOX_OK;
+    if (caps_drop_all(err, sizeof err) != 0 ||
+        host_ipc_landlock_scope(err, sizeof err) != 0 ||
+        seccomp_filter_install(ctx->policy, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    return SANDBOX_OK;
+}
+
+SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
+    .abi = SANDBOX_BACKEND_ABI,
+    .name = "linux-ns",
+    .order = 100,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    .prepare = ns_prepare,
+    .enter = ns_enter,
+    .harden = ns_harden,
+};

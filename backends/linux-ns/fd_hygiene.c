@@ -1,0 +1,44 @@
+/*
+ * fd_hygiene.c — the workload starts with descriptors 0, 1 and 2 only.
+ *
+ * Anything else inherited from the caller (a directory descriptor, a socket
+ * to a host service, the policy descriptor) would be a way around the
+ * boundary: a directory descriptor opened on the host refers to a writable
+ * host mount, and openat() through it writes where the read-only view forbids
+ * it.  Descriptors opened by the supervisor are O_CLOEXEC, but those of the
+ * caller may not be, so every descriptor above 2 is closed here, in harden(),
+ * after every backend's enter() has finished with its own.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "linux_ns.h"
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+int fd_close_above_stderr(char *err, size_t errlen)
+{
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+        return 0;
+    if (errno != ENOSYS) {
+        snprintf(err, errlen, "cannot close inherited descriptors (close_range): %s", strerror(errno));
+        return -1;
+    }
+    /* Linux < 5.9: close up to the hard limit of open descriptors. */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20))
+        rl.rlim_max = 1u << 20;
+    for (rlim_t fd = 3; fd < rl.rlim_max; fd++)
+        close((int)fd);
+    return 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * linux_ns.h — internal interface between the files of the Linux
+ * enforcement backend (backends/linux-ns).  Nothing here is seen by the core:
+ * the core only knows the descriptor in backend.c.
+ *
+ * One file, one responsibility:
+ *   backend.c        the descriptor and the order of the steps
+ *   userns.c         clone into the namespaces, uid/gid maps, lifeline
+ *   ns_init.c        PID 1 of the sandbox: forward signals, reap, report
+ *   mount_policy.c   the filesystem policy as mounts
+ *   mount_ops.c      mount primitives (mount_setattr API and legacy fallback)
+ *   safe_path.c      symlink-free path resolution to O_PATH descriptors
+ *   host_ipc.c       private /tmp, /run, /dev/shm, host socket masks,
+ *                    Landlock scopes, session keyring
+ *   netns.c          bring `lo` up in the new network namespace
+ *   caps.c           securebits, capabilities, no_new_privs
+ *   seccomp_filter.c the one syscall table and the filter built from it
+ *   fd_hygiene.c     close every descriptor above 2
+ *   kernel_diag.c    why the kernel refused, and the fix
+ */
+#ifndef HAS_LINUX_NS_H
+#define HAS_LINUX_NS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "backend.h"
+
+/* Environment variable (read from the supervisor's own environment) that
+ * forces the legacy bind-remount path even where mount_setattr(2) exists. */
+#define LINUX_NS_FORCE_LEGACY_ENV "HAS_FORCE_LEGACY_MOUNT"
+
+struct linux_ns_state {
+    bool sandbox;        /* false for full_access: no namespaces at all */
+    bool netns;          /* a private network namespace (lo only) */
+    bool legacy_mounts;  /* bind-remount instead of mount_setattr */
+    uid_t uid;           /* caller's ids, mapped to 0 inside */
+    gid_t gid;
+};
+
+/* Errors: every function below that can fail writes one line into
+ * err[errlen] (cause, path, fix) and returns -1. */
+
+/* userns.c */
+/* Clone into the namespaces.  Returns the child's pid in the parent (and
+ * sets *status_fd), 0 in the child (*status_fd is then the write end), -1 on
+ * failure in the parent. */
+pid_t userns_clone(const struct linux_ns_state *st, int *status_fd, char *err, size_t errlen);
+/* In the child: die with the supervisor, write the id maps. */
+int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);
+
+/* ns_init.c: PID 1's life once the workload (PID 2) is forked. */
+void ns_init_run(pid_t workload, int status_fd) __attribute__((noreturn));
+
+/* mount_policy.c */
+int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
+                       char *err, size_t errlen);
+
+/* netns.c */
+int netns_loopback_up(char *err, size_t errlen);
+
+/* host_ipc.c */
+int host_ipc_join_session_keyring(char *err, size_t errlen);
+int host_ipc_landlock_scope(char *err, size_t errlen);
+
+/* caps.c */
+int caps_drop_all(char *err, size_t errlen);
+
+/* seccomp_filter.c */
+int seccomp_filter_install(const struct policy *policy, char *err, size_t errlen);
+
+/* fd_hygiene.c */
+int fd_close_above_stderr(char *err, size_t errlen);
+
+/* kernel_diag.c: a one-line explanation of why creating or using the user
+ * namespace failed with `error`, including the fix. */
+void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen);
+
+#endif

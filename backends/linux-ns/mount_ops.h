@@ -1,0 +1,67 @@
+/*
+ * mount_ops.h — the mount primitives of the linux-ns backend and the
+ * symlink-free resolution they operate on.
+ *
+ * Every mount is made onto, and from, an O_PATH descriptor obtained by
+ * safe_path_open(), never onto a path string that is resolved a second time:
+ * between resolving and mounting, a concurrent process (another sandbox on
+ * the same workspace) could swap a directory for a symlink, and a bind that
+ * follows it would grant or mask the wrong place.
+ */
+#ifndef HAS_LINUX_NS_MOUNT_OPS_H
+#define HAS_LINUX_NS_MOUNT_OPS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+/* A resolved path: the O_PATH descriptor of the object, and of its parent
+ * directory plus the last component, so that the legacy path can look the
+ * object up again (crossing the mount just made) without re-walking the
+ * whole path. */
+struct sp_node {
+    int parent;              /* -1 when the node is the base itself */
+    int fd;
+    char name[NAME_MAX + 1];
+    struct stat st;
+};
+
+/*
+ * Resolve `rel` (relative, no leading '/', "." for `base` itself) beneath
+ * directory descriptor `base`, refusing every symbolic link on the way and
+ * in the last component (openat2 RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+ * or a component-by-component O_PATH|O_NOFOLLOW walk where openat2 does not
+ * exist).  Returns 0, or -errno (ELOOP for a symlink, ENOENT, ...).
+ */
+int safe_path_open(int base, const char *rel, struct sp_node *out);
+void safe_path_close(struct sp_node *node);
+/* The object now at parent/name (a mount made on it is crossed), O_PATH. */
+int safe_path_reopen(const struct sp_node *node);
+
+/* "/proc/self/fd/N" for `fd`. */
+struct fd_path { char s[32]; };
+struct fd_path fd_path(int fd);
+
+enum bind_mode {
+    BIND_RW,   /* writable, submounts included (where the kernel allows) */
+    BIND_RO,   /* read-only, submounts included */
+    BIND_KEEP, /* exactly the source's flags, no submounts (masks) */
+};
+
+/*
+ * Bind `src` over `dst`.  `path` is the policy path, for messages and, on
+ * the legacy path only, for finding submounts to remount read-only.
+ */
+int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
+             enum bind_mode mode, const char *path, char *err, size_t errlen);
+
+/* Make every mount of the tree read-only (mount_setattr AT_RECURSIVE, or a
+ * bind-remount of every entry of /proc/self/mountinfo). */
+int mnt_tree_read_only(bool legacy, int root_fd, char *err, size_t errlen);
+
+/* Mount a fresh filesystem of `type` on `dst`. */
+int mnt_new(const char *type, const struct sp_node *dst, unsigned long flags, const char *data,
+            const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,298 @@
+/*
+ * mount_policy.c — the filesystem policy (SPEC §4) as mounts, built by the
+ * namespace init in its own mount namespace before the workload exists.
+ *
+ * Order (later mounts sit on top of earlier ones, which is how "denials win
+ * over grants" is realised):
+ *   1. everything recursively private (nothing propagates to the host);
+ *   2. the whole tree read-only (unless "/" itself is a writable root);
+ *   3. private /tmp, /run, /dev/shm (host_ipc.c);
+ *   4. writable roots, parents before children, bound writable;
+ *   5. write-denied paths bound read-only (recursively) over them;
+ *   6. read-denied paths masked: a directory by one shared empty, mode 000,
+ *      read-only tmpfs bound over each (one tmpfs, n binds: the cheapest mask
+ *      there is), anything else by /dev/null;
+ *   7. host sockets named by the environment masked (host_ipc.c);
+ *   8. a private procfs for the new PID namespace.
+ * The workload then chdir()s to its working directory again (backend.c), so
+ * `./file` resolves through the new mounts.
+ *
+ * Sources of binds under /tmp and /run are resolved in the host directory
+ * (the overlay's lower layer), so a writable workspace in /tmp writes to the
+ * host, not to the private copy; targets are resolved in the sandbox view.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "host_ipc.h"
+#include "linux_ns.h"
+#include "mount_ops.h"
+
+struct view {
+    int root_fd;
+    struct ipc_private_dir dirs[IPC_PRIVATE_DIRS];
+    bool legacy;
+};
+
+static bool path_under(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(path, prefix, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* Resolve `path` in the sandbox view (source=false) or, for the private
+ * directories, in the host directory underneath (source=true). */
+static int resolve(const struct view *v, const char *path, bool source, struct sp_node *out)
+{
+    if (source) {
+        for (int i = 0; i < IPC_PRIVATE_DIRS; i++) {
+            const struct ipc_private_dir *d = &v->dirs[i];
+            if (d->lower_fd >= 0 && path_under(path, d->path)) {
+                const char *rel = path + strlen(d->path);
+                return safe_path_open(d->lower_fd, *rel ? rel + 1 : ".", out);
+            }
+        }
+    }
+    return safe_path_open(v->root_fd, path[1] ? path + 1 : ".", out);
+}
+
+static bool needs_host_source(const struct view *v, const char *path)
+{
+    for (int i = 0; i < IPC_PRIVATE_DIRS; i++)
+        if (v->dirs[i].lower_fd >= 0 && path_under(path, v->dirs[i].path))
+            return true;
+    return false;
+}
+
+static void resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
+{
+    const char *why = error == ELOOP
+        ? "a component is a symbolic link (refused: a link planted in a writable root could redirect "
+          "the mount); name the real path"
+        : error == ENOENT ? "does not exist (writable roots and write-denied paths must exist)"
+        : strerror(error);
+    snprintf(err, errlen, "%s: %s: %s", field, path, why);
+}
+
+/* Bind `path` over itself, writable or read-only. */
+static int bind_in_place(const struct view *v, const char *field, const char *path, enum bind_mode mode,
+                         char *err, size_t errlen)
+{
+    struct sp_node src, dst;
+    int e = resolve(v, path, true, &src);
+    if (e != 0) {
+        resolve_error(field, path, -e, err, errlen);
+        return -1;
+    }
+    bool separate = needs_host_source(v, path);
+    if (separate && (e = resolve(v, path, false, &dst)) != 0) {
+        safe_path_close(&src);
+        resolve_error(field, path, -e, err, errlen);
+        return -1;
+    }
+    int rc = mnt_bind(v->legacy, &src, separate ? &dst : &src, mode, path, err, errlen);
+    if (separate)
+        safe_path_close(&dst);
+    safe_path_close(&src);
+    if (rc != 0) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, " (%s)", field);
+    }
+    return rc;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A sorted copy of `list` (parents sort before their children). */
+static const char **sorted(const struct string_list *list, const char *extra)
+{
+    const char **out = calloc(list->count + 2, sizeof *out);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    if (extra)
+        out[n++] = extra;
+    for (size_t i = 0; i < list->count; i++)
+        out[n++] = list->items[i];
+    qsort(out, n, sizeof *out, compare_paths);
+    return out;
+}
+
+static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, char *err, size_t errlen)
+{
+    const struct policy *p = ctx->policy;
+    const char *cwd = policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL;
+    const char **roots = sorted(&p->allowed_write_paths, cwd);
+    if (!roots) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && roots[i]; i++) {
+        if (strcmp(roots[i], "/") == 0)
+            continue; /* the root was left writable */
+        const char *field = roots[i] == cwd ? "working directory (the workspace write root)" : "allowedWritePaths";
+        rc = bind_in_place(v, field, roots[i], BIND_RW, err, errlen);
+    }
+    free(roots);
+    return rc;
+}
+
+static int write_denials(const struct view *v, const struct policy *p, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < p->denied_write_paths.count; i++)
+        if (bind_in_place(v, "deniedWritePaths", p->denied_write_paths.items[i], BIND_RO, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+/* The shared directory mask: mounted once on the first masked directory,
+ * then bound from there onto every other one. */
+static int dir_mask(struct sp_node *mask, const struct sp_node *dst, const char *path, char *err, size_t errlen)
+{
+    if (mask->fd >= 0)
+        return mnt_bind(false, mask, dst, BIND_KEEP, path, err, errlen);
+    if (mnt_new("tmpfs", dst, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=000,size=4k,nr_inodes=2",
+                path, err, errlen) != 0)
+        return -1;
+    int fd = safe_path_reopen(dst);
+    if (fd < 0 || fstat(fd, &mask->st) != 0) {
+        snprintf(err, errlen, "%s: cannot open the mask just mounted: %s", path, strerror(fd < 0 ? -fd : errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    mask->fd = fd;
+    return 0;
+}
+
+static int read_denials(const struct view *v, const struct policy *p, const struct sp_node *devnull,
+                        char *err, size_t errlen)
+{
+    const char **paths = sorted(&p->denied_read_paths, NULL);
+    if (!paths) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    struct sp_node mask = {.parent = -1, .fd = -1};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && paths[i]; i++) {
+        if (strcmp(paths[i], "/") == 0) {
+            snprintf(err, errlen, "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
+                     "use a narrower path");
+            rc = -1;
+            break;
+        }
+        struct sp_node dst;
+        int e = resolve(v, paths[i], false, &dst);
+        if (e == -ENOENT || e == -ENOTDIR)
+            continue; /* absent (or already under a mask): nothing to hide */
+        if (e != 0) {
+            resolve_error("deniedReadPaths", paths[i], -e, err, errlen);
+            rc = -1;
+            break;
+        }
+        if (S_ISDIR(dst.st.st_mode))
+            rc = dir_mask(&mask, &dst, paths[i], err, errlen);
+        else
+            rc = mnt_bind(false, devnull, &dst, BIND_KEEP, paths[i], err, errlen);
+        safe_path_close(&dst);
+    }
+    if (mask.fd >= 0)
+        close(mask.fd);
+    free(paths);
+    return rc;
+}
+
+static int open_devnull(int root_fd, struct sp_node *out, char *err, size_t errlen)
+{
+    int e = safe_path_open(root_fd, "dev/null", out);
+    if (e == 0 && S_ISCHR(out->st.st_mode) && out->st.st_rdev == makedev(1, 3))
+        return 0;
+    if (e == 0)
+        safe_path_close(out);
+    snprintf(err, errlen, "/dev/null is missing or is not the null device; it is needed to mask files");
+    return -1;
+}
+
+static int private_proc(int root_fd, char *err, size_t errlen)
+{
+    struct sp_node proc;
+    int e = safe_path_open(root_fd, "proc", &proc);
+    if (e != 0) {
+        snprintf(err, errlen, "/proc: %s", strerror(-e));
+        return -1;
+    }
+    int rc = mnt_new("proc", &proc, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, "/proc", err, errlen);
+    if (rc != 0 && errno == EPERM) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, "; the kernel refuses a new procfs while parts of /proc are masked "
+                 "(a container's default /proc masks): run the container with "
+                 "--security-opt systempaths=unconfined");
+    }
+    safe_path_close(&proc);
+    return rc;
+}
+
+static bool root_is_writable_root(const struct policy *p)
+{
+    for (size_t i = 0; i < p->allowed_write_paths.count; i++)
+        if (strcmp(p->allowed_write_paths.items[i], "/") == 0)
+            return true;
+    return false;
+}
+
+static void close_view(struct view *v)
+{
+    for (int i = 0; i < IPC_PRIVATE_DIRS; i++)
+        if (v->dirs[i].lower_fd >= 0)
+            close(v->dirs[i].lower_fd);
+    if (v->root_fd >= 0)
+        close(v->root_fd);
+}
+
+int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err, size_t errlen)
+{
+    const struct policy *p = ctx->policy;
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+        snprintf(err, errlen, "cannot make the mount namespace private: %s", strerror(errno));
+        return -1;
+    }
+    struct view v = {.legacy = st->legacy_mounts};
+    for (int i = 0; i < IPC_PRIVATE_DIRS; i++)
+        v.dirs[i].lower_fd = -1;
+    v.root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (v.root_fd < 0) {
+        snprintf(err, errlen, "cannot open /: %s", strerror(errno));
+        return -1;
+    }
+    struct sp_node devnull = {.parent = -1, .fd = -1};
+    int rc = -1;
+    if (open_devnull(v.root_fd, &devnull, err, errlen) != 0)
+        goto out;
+    if (!root_is_writable_root(p) && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
+        goto out;
+    if (host_ipc_private_dirs(v.root_fd, v.dirs, err, errlen) != 0 ||
+        writable_roots(&v, ctx, err, errlen) != 0 ||
+        write_denials(&v, p, err, errlen) != 0 ||
+        read_denials(&v, p, &devnull, err, errlen) != 0 ||
+        host_ipc_mask_sockets(ctx, &devnull, err, errlen) != 0 ||
+        private_proc(v.root_fd, err, errlen) != 0)
+        goto out;
+    rc = 0;
+out:
+    safe_path_close(&devnull);
+    close_view(&v);
+    return rc;
+}

@@ -1,0 +1,164 @@
+/*
+ * safe_path.c — resolve a policy path to O_PATH descriptors without
+ * following any symbolic link.
+ *
+ * Why refuse symlinks instead of resolving them: a writable root is a place
+ * where the workload (of this or an earlier run, or of a concurrent sandbox
+ * on the same workspace) may have planted a link.  Following it would let
+ * `allowedWritePaths: ["/ws/cache"]` turn into a writable bind of whatever
+ * /ws/cache points at (~/.ssh), or move a mask away from the secret it was
+ * meant to hide.  Policy paths are absolute and normalised, and the working
+ * directory comes from getcwd(), so a real path never needs a link; a path
+ * that contains one is refused with a message naming it (fail closed).
+ *
+ * openat2(RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS) checks every component
+ * atomically in one call (Linux >= 5.6).  On older kernels the same is done
+ * one component at a time with O_PATH | O_NOFOLLOW and fstat().  The result
+ * is a descriptor: what is later mounted is exactly the object checked here,
+ * whatever happens to the names in between.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mount_ops.h"
+
+#ifndef RESOLVE_NO_MAGICLINKS
+#define RESOLVE_NO_MAGICLINKS 0x02
+#endif
+#ifndef RESOLVE_NO_SYMLINKS
+#define RESOLVE_NO_SYMLINKS 0x04
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+struct has_open_how {
+    unsigned long long flags;
+    unsigned long long mode;
+    unsigned long long resolve;
+};
+
+struct fd_path fd_path(int fd)
+{
+    struct fd_path p;
+    snprintf(p.s, sizeof p.s, "/proc/self/fd/%d", fd);
+    return p;
+}
+
+/* Open one component beneath `dir` as O_PATH, refusing a symlink. */
+static int open_component(int dir, const char *name, bool want_dir)
+{
+    int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    if (S_ISLNK(st.st_mode) || (want_dir && !S_ISDIR(st.st_mode))) {
+        close(fd);
+        return S_ISLNK(st.st_mode) ? -ELOOP : -ENOTDIR;
+    }
+    return fd;
+}
+
+/* The walk used where openat2 is missing. */
+static int walk_directory(int base, const char *rel)
+{
+    char buf[PATH_MAX];
+    if (strlen(rel) >= sizeof buf)
+        return -ENAMETOOLONG;
+    strcpy(buf, rel);
+    int cur = openat(base, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (cur < 0)
+        return -errno;
+    char *save = NULL;
+    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        int next = open_component(cur, c, true);
+        close(cur);
+        if (next < 0)
+            return next;
+        cur = next;
+    }
+    return cur;
+}
+
+static int open_directory(int base, const char *rel)
+{
+    if (!*rel)
+        rel = ".";
+    struct has_open_how how = {
+        .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+    };
+    long fd = syscall(SYS_openat2, base, rel, &how, sizeof how);
+    if (fd >= 0)
+        return (int)fd;
+    if (errno != ENOSYS)
+        return -errno;
+    return walk_directory(base, rel);
+}
+
+int safe_path_open(int base, const char *rel, struct sp_node *out)
+{
+    out->parent = -1;
+    out->fd = -1;
+    out->name[0] = '\0';
+    if (strcmp(rel, ".") == 0 || !*rel) {
+        out->fd = openat(base, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (out->fd < 0 || fstat(out->fd, &out->st) != 0)
+            return -errno;
+        return 0;
+    }
+    const char *slash = strrchr(rel, '/');
+    const char *name = slash ? slash + 1 : rel;
+    if (strlen(name) >= sizeof out->name || !*name)
+        return -ENAMETOOLONG;
+    char dir[PATH_MAX];
+    size_t dlen = slash ? (size_t)(slash - rel) : 0;
+    if (dlen >= sizeof dir)
+        return -ENAMETOOLONG;
+    memcpy(dir, rel, dlen);
+    dir[dlen] = '\0';
+    int parent = open_directory(base, dir);
+    if (parent < 0)
+        return parent;
+    int fd = open_component(parent, name, false);
+    if (fd < 0) {
+        close(parent);
+        return fd;
+    }
+    out->parent = parent;
+    out->fd = fd;
+    strcpy(out->name, name);
+    if (fstat(fd, &out->st) != 0) {
+        int e = errno;
+        safe_path_close(out);
+        return -e;
+    }
+    return 0;
+}
+
+int safe_path_reopen(const struct sp_node *node)
+{
+    if (node->parent < 0)
+        return -EINVAL;
+    return open_component(node->parent, node->name, false);
+}
+
+void safe_path_close(struct sp_node *node)
+{
+    if (node->fd >= 0)
+        close(node->fd);
+    if (node->parent >= 0)
+        close(node->parent);
+    node->fd = node->parent = -1;
+}

@@ -1,0 +1,127 @@
+/*
+ * userns.c — split into the new namespaces and become root of the user
+ * namespace.
+ *
+ * clone(2) is called directly (no separate stack, fork semantics) with
+ * CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID [| CLONE_NEWNET], so the child is
+ * already PID 1 of the new PID namespace: no intermediate process.
+ *
+ * Dying with the supervisor: the child sets PR_SET_PDEATHSIG = SIGKILL.  The
+ * usual getppid() re-check does not work across a PID namespace (the parent
+ * is outside, getppid() is 0), so a "lifeline" pipe is used instead: the
+ * supervisor keeps the write end open for its whole life and never writes;
+ * once the child has set PDEATHSIG it closes its own copy of the write end
+ * and polls the read end: POLLHUP means the supervisor is already gone.
+ * When the init dies, the kernel kills everything left in its PID namespace.
+ *
+ * Id maps: the caller's uid and gid map to 0 (one line each, setgroups
+ * denied), which an unprivileged process may write for itself.  The
+ * supervisor is non-dumpable (self_protect.c), which makes the /proc/self id-map files
+ * owned by global root (uid_map and friends) and unwritable to an unprivileged caller; the child
+ * is made dumpable only while it writes them (nothing untrusted exists yet)
+ * and non-dumpable again before anything else, so the init that the workload
+ * later sees as PID 1 cannot be read through /proc/1/mem or ptrace'd.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "linux_ns.h"
+
+static int lifeline[2] = {-1, -1};
+
+pid_t userns_clone(const struct linux_ns_state *st, int *status_fd, char *err, size_t errlen)
+{
+    int status[2];
+    if (pipe2(status, O_CLOEXEC) != 0 || pipe2(lifeline, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot create the sandbox's pipes: %s", strerror(errno));
+        return -1;
+    }
+    unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD;
+    if (st->netns)
+        flags |= CLONE_NEWNET;
+    long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+    if (pid < 0) {
+        int e = errno;
+        close(status[0]);
+        close(status[1]);
+        close(lifeline[0]);
+        close(lifeline[1]);
+        kernel_diag_userns("cannot create the sandbox namespaces (clone)", e, err, errlen);
+        return -1;
+    }
+    if (pid > 0) {
+        /* The supervisor keeps lifeline[1] open until it dies (O_CLOEXEC;
+         * it never execs). */
+        close(status[1]);
+        close(lifeline[0]);
+        *status_fd = status[0];
+        return (pid_t)pid;
+    }
+    close(status[0]);
+    *status_fd = status[1];
+    return 0;
+}
+
+static int write_file(const char *path, const char *text, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        char step[96];
+        snprintf(step, sizeof step, "cannot write %s", path);
+        kernel_diag_userns(step, e, err, errlen);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+static int write_id_maps(const struct linux_ns_state *st, char *err, size_t errlen)
+{
+    char line[64];
+    if (write_file("/proc/self/setgroups", "deny", err, errlen) != 0)
+        return -1;
+    snprintf(line, sizeof line, "0 %lu 1\n", (unsigned long)st->uid);
+    if (write_file("/proc/self/uid_map", line, err, errlen) != 0)
+        return -1;
+    snprintf(line, sizeof line, "0 %lu 1\n", (unsigned long)st->gid);
+    return write_file("/proc/self/gid_map", line, err, errlen);
+}
+
+int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen)
+{
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+        snprintf(err, errlen, "cannot tie the sandbox to the supervisor (PR_SET_PDEATHSIG): %s", strerror(errno));
+        return -1;
+    }
+    close(lifeline[1]);
+    struct pollfd pfd = {.fd = lifeline[0], .events = POLLIN};
+    if (poll(&pfd, 1, 0) != 0) {
+        /* POLLHUP: the supervisor died between clone and PDEATHSIG. */
+        snprintf(err, errlen, "the supervisor exited while the sandbox was being created");
+        return -1;
+    }
+    close(lifeline[0]);
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) {
+        snprintf(err, errlen, "prctl(PR_SET_DUMPABLE, 1): %s", strerror(errno));
+        return -1;
+    }
+    int rc = write_id_maps(st, err, errlen);
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        snprintf(err, errlen, "cannot make the sandbox init non-dumpable again: %s", strerror(errno));
+        return -1;
+    }
+    return rc;
+}
