@@ -128,8 +128,8 @@ static const struct range v4_ranges[] = {
 static const struct range v6_ranges[] = {
     {{0}, 128, ADDR_UNSPECIFIED},
     {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 128, ADDR_LOOPBACK},
-    {{0}, 8, ADDR_RESERVED},                        /* the rest of ::/8 */
     {{0x00, 0x64, 0xff, 0x9b, 0x00, 0x01}, 48, ADDR_PRIVATE}, /* local-use NAT64 */
+    {{0}, 8, ADDR_RESERVED},                        /* the rest of ::/8 */
     {{0x01, 0x00}, 64, ADDR_RESERVED},              /* discard-only */
     {{0x20, 0x01, 0x00, 0x00}, 32, ADDR_RESERVED},  /* Teredo hides an IPv4 */
     {{0x20, 0x01, 0x00, 0x02, 0x00, 0x00}, 48, ADDR_BENCHMARK},

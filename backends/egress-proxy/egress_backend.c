@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,7 +36,6 @@
  * host's; the workload starts only after they are bound. */
 #define HTTP_PORT 3128
 #define SOCKS5_PORT 1080
-#define NO_PROXY_VALUE "localhost,127.0.0.1,::1"
 #define START_TIMEOUT_MS 10000
 
 static const char *const http_vars[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
@@ -130,6 +130,34 @@ static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_cre
     return SANDBOX_OK;
 }
 
+/*
+ * NO_PROXY: the loopback spellings, so a workload reaches its own loopback
+ * (a dev server under localBinding: true) directly rather than through a
+ * proxy that would refuse it -- except those the policy names in
+ * allowedHosts: naming "127.0.0.1" or "localhost" asks for the host's
+ * loopback, which only the proxy can reach.  False when none is left (the
+ * variable is then unset).
+ */
+static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
+{
+    static const char *const loopback[] = {"localhost", "127.0.0.1", "::1"};
+    const struct string_list *hosts = &policy->network.allowed_hosts;
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < COUNT(loopback); i++) {
+        bool named = false;
+        for (size_t j = 0; j < hosts->count && !named; j++)
+            named = strcasecmp(hosts->items[j], loopback[i]) == 0 ||
+                    (i == 2 && strcmp(hosts->items[j], "[::1]") == 0);
+        if (named)
+            continue;
+        int n = snprintf(out + at, len - at, "%s%s", at ? "," : "", loopback[i]);
+        if (n > 0 && (size_t)n < len - at)
+            at += (size_t)n;
+    }
+    return at > 0;
+}
+
 static enum sandbox_result set_proxy_env(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
                                          unsigned front_ends)
 {
@@ -145,10 +173,9 @@ static enum sandbox_result set_proxy_env(struct sandbox_ctx *ctx, const struct p
         bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
         ctx->proxy_ports[ctx->proxy_port_count++] = SOCKS5_PORT;
     }
-    /* The sandbox's own loopback is reached directly (a local test server
-     * under localBinding: true); every other name goes through the proxy,
-     * which is the only way out of the network namespace anyway. */
-    bad |= set_all(ctx, no_proxy_vars, COUNT(no_proxy_vars), NO_PROXY_VALUE);
+    char no_proxy[64];
+    if (no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
+        bad |= set_all(ctx, no_proxy_vars, COUNT(no_proxy_vars), no_proxy);
     explicit_bzero(url, sizeof url);
     return bad ? sandbox_fail(ctx, "out of memory setting the proxy variables") : SANDBOX_OK;
 }

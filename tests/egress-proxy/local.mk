@@ -1,1 +1,27 @@
-# tests/egress-proxy: rules for this backend's tests.
+# tests/egress-proxy: unit tests (CUnit) for the pure parts of the egress
+# backend, behaviour tests against the binary, and a benchmark script.
+if HAVE_BACKEND_EGRESS_PROXY
+EGRESS_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/backends/egress-proxy
+EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a $(CUNIT_LIBS)
+
+check_PROGRAMS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
+UNIT_TESTS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
+tests_egress_proxy_test_addr_host_SOURCES = tests/egress-proxy/test_addr_host.c
+tests_egress_proxy_test_addr_host_CFLAGS = $(EGRESS_TEST_CFLAGS)
+tests_egress_proxy_test_addr_host_LDADD = $(EGRESS_TEST_LIBS)
+tests_egress_proxy_test_proxy_parsers_SOURCES = tests/egress-proxy/test_proxy_parsers.c
+tests_egress_proxy_test_proxy_parsers_CFLAGS = $(EGRESS_TEST_CFLAGS)
+tests_egress_proxy_test_proxy_parsers_LDADD = $(EGRESS_TEST_LIBS)
+
+if HOST_LINUX
+# A stand-in for linux-ns (user + network namespace, lo up) that drives the
+# backend's hooks directly; used when the build has no linux-ns backend.
+check_PROGRAMS += tests/egress-proxy/egress_harness
+tests_egress_proxy_egress_harness_SOURCES = tests/egress-proxy/egress_harness.c \
+	core/sandbox_ctx.c core/supervise.c core/diag.c \
+	$(EGRESS_POLICY_SOURCES) $(EGRESS_BACKEND_SOURCES)
+tests_egress_proxy_egress_harness_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
+tests_egress_proxy_egress_harness_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
+tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRESS_BACKEND_LIBS)
+endif
+endif
