@@ -1,1 +1,21 @@
-# tests/linux-ns: rules for this backend's tests.
+# tests/linux-ns: rules for this backend's tests.  Behaviour tests attack
+# the real binary; ns_attack is the C side of the attacks.
+LINUX_NS_TESTS = \
+	tests/linux-ns/filesystem.sh \
+	tests/linux-ns/mount-attacks.sh \
+	tests/linux-ns/privileges.sh \
+	tests/linux-ns/seccomp.sh \
+	tests/linux-ns/network.sh \
+	tests/linux-ns/host-ipc.sh \
+	tests/linux-ns/process.sh \
+	tests/linux-ns/tools.sh \
+	tests/linux-ns/leaks.sh
+if HOST_LINUX
+check_PROGRAMS += tests/linux-ns/helpers/ns_attack
+tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
+tests_linux_ns_helpers_ns_attack_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+
+BINARY_TESTS += $(LINUX_NS_TESTS)
+endif
+EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh tests/linux-ns/pty_run.py \
+	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch

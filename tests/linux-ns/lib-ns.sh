@@ -1,0 +1,48 @@
+# tests/linux-ns/lib-ns.sh — helpers shared by the linux-ns tests (sourced
+# after tests/lib.sh).
+
+ATTACK="$HAS_BUILDDIR/tests/linux-ns/helpers/ns_attack"
+NS_PY="$HAS_SRCDIR/tests/linux-ns"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+# A directory outside /tmp, /run and /dev/shm (which are private overlays
+# inside the sandbox): writes there must fail with EROFS, not land in a
+# private copy.
+NS_OUT_BASE=$(mktemp -d /var/tmp/has-ns-test.XXXXXX)
+chmod 755 "$NS_OUT_BASE"
+ns_cleanup() {
+    chmod -R u+rwX "$NS_OUT_BASE" 2>/dev/null
+    rm -rf "$NS_OUT_BASE"
+    t_cleanup
+}
+trap ns_cleanup EXIT
+
+# outside_dir: a fresh directory under /var/tmp the test user owns.
+outside_dir() {
+    local d
+    d=$(mktemp -d "$NS_OUT_BASE/d.XXXXXX")
+    chmod 755 "$d"
+    printf '%s' "$d"
+}
+
+expect_absent() {
+    if [ -e "$1" ] || [ -L "$1" ]; then fail "$2: $1 exists on the host"; else ok "$2: nothing written on the host"; fi
+}
+
+expect_content() {
+    local got
+    got=$(cat "$1" 2>/dev/null)
+    if [ "$got" = "$2" ]; then ok "$3"; else fail "$3: $1 holds '$got', wanted '$2'"; fi
+}
+
+expect_out_lacks() {
+    if printf '%s' "$OUT" | grep -qE -- "$1"; then fail "$2: stdout matches /$1/: $OUT"; else ok "$2"; fi
+}
+
+# The supervisor must be able to build a sandbox here at all.
+ns_require() {
+    "$SUPERVISOR" --policy "$(policy read_only false false)" -- /bin/true 2>"$T_TMP/req"
+    local rc=$?
+    [ "$rc" = 0 ] || skip "the sandbox cannot be created on this machine: $(cat "$T_TMP/req")"
+}
