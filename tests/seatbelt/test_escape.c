@@ -83,6 +83,11 @@ static void test_hostile_round_trip(void)
         if (rc != 0)
             fprintf(stderr, "\nreader: %s in %s\n", r.error, text);
         CU_ASSERT_EQUAL(rc, 0);
+        if (rc != 0) {
+            sbpl_read_free(&r);
+            free(text);
+            continue;
+        }
         CU_ASSERT_STRING_EQUAL(r.skeleton, "(allow file-read* (literal S))\n");
         CU_ASSERT_EQUAL(r.string_count, 1);
         if (r.string_count == 1)
