@@ -13,7 +13,7 @@
  *      read-only tmpfs bound over each (one tmpfs, n binds: the cheapest mask
  *      there is), anything else by /dev/null;
  *   7. host sockets named by the environment masked (host_ipc.c);
- *   8. a private procfs for the new PID namespace.
+ *   8. a private procfs for the new PID namespace (/proc/keys masked).
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
@@ -245,6 +245,19 @@ static int private_proc(int root_fd, char *err, size_t errlen)
     return rc;
 }
 
+/* /proc/keys lists the descriptions of every key the caller's uid may view
+ * (other sessions' keyrings, Kerberos cache names); the keyctl family is
+ * refused anyway, the list goes too. */
+static int mask_proc_keys(int root_fd, const struct sp_node *devnull, char *err, size_t errlen)
+{
+    struct sp_node keys;
+    if (safe_path_open(root_fd, "proc/keys", &keys) != 0)
+        return 0; /* CONFIG_KEYS=n */
+    int rc = mnt_bind(false, devnull, &keys, BIND_KEEP, "/proc/keys", err, errlen);
+    safe_path_close(&keys);
+    return rc;
+}
+
 static bool root_is_writable_root(const struct policy *p)
 {
     for (size_t i = 0; i < p->allowed_write_paths.count; i++)
@@ -288,7 +301,8 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, err, errlen) != 0 ||
         host_ipc_mask_sockets(ctx, &devnull, err, errlen) != 0 ||
-        private_proc(v.root_fd, err, errlen) != 0)
+        private_proc(v.root_fd, err, errlen) != 0 ||
+        mask_proc_keys(v.root_fd, &devnull, err, errlen) != 0)
         goto out;
     rc = 0;
 out:

@@ -18,14 +18,29 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux_ns.h"
 #include "supervise.h"
 
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/* Keep 0-2 and the status pipe; anything else inherited from the caller is
+ * of no use to the init (the workload has its own copy, closed in harden). */
+static void close_others(int keep)
+{
+    if (keep > 3)
+        syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U);
+    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U);
+}
+
 void ns_init_run(pid_t workload, int status_fd)
 {
+    close_others(status_fd);
     forward_signals_to(workload);
     for (;;) {
         int status;
