@@ -32,8 +32,10 @@ else
 noinst_LIBRARIES += backends/seatbelt/libseatbelt_backend.a
 backends_seatbelt_libseatbelt_backend_a_SOURCES = backends/seatbelt/seatbelt_darwin.c
 backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
-# libpolicy.a again: the generator calls into it and archives resolve left to right.
-happy_agent_supervisor_LDADD += backends/seatbelt/libseatbelt_backend.a backends/seatbelt/libsbpl.a core/libpolicy.a
+# libpolicy.a (and what it needs) again: the generator calls into it, and
+# archives resolve left to right.
+happy_agent_supervisor_LDADD += backends/seatbelt/libseatbelt_backend.a backends/seatbelt/libsbpl.a \
+	core/libpolicy.a $(CJSON_LIBS)
 STATIC_BACKEND_DEFS += -DHAVE_BACKEND_SEATBELT
 endif
 endif
