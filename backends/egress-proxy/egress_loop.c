@@ -234,13 +234,14 @@ static void client_event(struct egress_loop *loop, struct conn *c, struct endpoi
         relay_event(loop, c, ep, ev);
         return;
     }
-    if (ev & EPOLLERR) {
-        conn_close(loop, c, true);
-        return;
-    }
     if (ep == &c->up) {
+        /* A failed connect reports EPOLLERR too: SO_ERROR says which. */
         if (c->state == ST_CONNECTING)
             upstream_writable(loop, c);
+        return;
+    }
+    if (ev & EPOLLERR) {
+        conn_close(loop, c, true);
         return;
     }
     switch (c->state) {

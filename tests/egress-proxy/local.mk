@@ -14,6 +14,8 @@ tests_egress_proxy_test_proxy_parsers_CFLAGS = $(EGRESS_TEST_CFLAGS)
 tests_egress_proxy_test_proxy_parsers_LDADD = $(EGRESS_TEST_LIBS)
 
 if HOST_LINUX
+BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
+	tests/egress-proxy/proxy-lifecycle.sh
 # A stand-in for linux-ns (user + network namespace, lo up) that drives the
 # backend's hooks directly; used when the build has no linux-ns backend.
 check_PROGRAMS += tests/egress-proxy/egress_harness
@@ -25,3 +27,8 @@ tests_egress_proxy_egress_harness_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
 tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRESS_BACKEND_LIBS)
 endif
 endif
+
+EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
+	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/egress-lib.sh \
+	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
+	tests/egress-proxy/bench-proxy

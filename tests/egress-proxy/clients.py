@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""clients.py COMMAND ... -- proxy clients run inside the sandbox.
+
+Proxy coordinates come from HTTP_PROXY / ALL_PROXY in the environment.
+Each command prints one line per finding and exits 0 when everything it
+checks held.
+  raw-http HOSTPORT-REQUEST-ESCAPED     send raw bytes, print the status line
+  socks HOST ATYP PORT [USER PASS]      print the SOCKS5 reply code (or auth failure)
+  concurrent N ORIGINPORT               N CONNECT tunnels open at once, then each fetches
+  hostile ORIGINPORT                    hostile clients plus a good one, checks the good one
+"""
+import base64
+import hashlib
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+
+
+def proxy(var):
+    u = urllib.parse.urlsplit(os.environ[var])
+    return u.hostname, u.port, u.username, u.password
+
+
+def http_proxy_conn():
+    host, port, user, pw = proxy("HTTP_PROXY")
+    s = socket.create_connection((host, port), timeout=30)
+    auth = base64.b64encode(f"{user}:{pw}".encode()).decode()
+    return s, auth
+
+
+def read_head(s):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return head.decode(errors="replace"), rest
+
+
+def connect_tunnel(target):
+    s, auth = http_proxy_conn()
+    s.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\nProxy-Authorization: Basic {auth}\r\n\r\n".encode())
+    head, rest = read_head(s)
+    return s, head, rest
+
+
+def fetch_over(s, path, rest=b""):
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: origin\r\nConnection: close\r\n\r\n".encode())
+    data = rest
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head.decode(errors="replace"), body
+
+
+def expected(n, seed):
+    blk = hashlib.sha256(seed.encode()).digest() * 2048
+    out = (blk * (n // len(blk) + 1))[:n]
+    return hashlib.sha256(out).hexdigest()
+
+
+def cmd_raw_http(req):
+    s, auth = http_proxy_conn()
+    s.sendall(req.replace("AUTH", auth).encode().decode("unicode_escape").encode("latin-1"))
+    head, _ = read_head(s)
+    print(head.split("\r\n")[0] if head else "NO-RESPONSE")
+    for line in head.split("\r\n")[1:]:
+        if line.lower().startswith(("x-happy", "proxy-authenticate")):
+            print(line)
+
+
+def cmd_socks(host, atyp, port, user=None, pw=None):
+    phost, pport, puser, ppw = proxy("ALL_PROXY")
+    user = puser if user is None else user
+    pw = ppw if pw is None else pw
+    s = socket.create_connection((phost, pport), timeout=30)
+    s.sendall(b"\x05\x01\x02")
+    if s.recv(2) != b"\x05\x02":
+        print("NO-METHOD")
+        return
+    s.sendall(b"\x01" + bytes([len(user)]) + user.encode() + bytes([len(pw)]) + pw.encode())
+    r = s.recv(2)
+    if r != b"\x01\x00":
+        print("AUTH-FAILED", r.hex())
+        return
+    if atyp == "domain":
+        addr = b"\x03" + bytes([len(host)]) + host.encode()
+    elif atyp == "ipv4":
+        addr = b"\x01" + socket.inet_pton(socket.AF_INET, host)
+    else:
+        addr = b"\x04" + socket.inet_pton(socket.AF_INET6, host)
+    s.sendall(b"\x05\x01\x00" + addr + struct.pack(">H", int(port)))
+    rep = s.recv(10)
+    print("REPLY", rep[1] if len(rep) > 1 else "none")
+    if len(rep) > 1 and rep[1] == 0:
+        head, body = fetch_over(s, "/hello")
+        print("BODY", body.decode().strip())
+
+
+def cmd_concurrent(n, origin_port):
+    n = int(n)
+    tunnels = []
+    for i in range(n):
+        s, head, rest = connect_tunnel(f"127.0.0.1:{origin_port}")
+        if not head.startswith("HTTP/1.1 200"):
+            print("tunnel", i, "refused:", head.split("\r\n")[0])
+            sys.exit(1)
+        tunnels.append((s, rest))
+    print("OPEN", len(tunnels))
+    bad = []
+
+    def work(i):
+        s, rest = tunnels[i]
+        head, body = fetch_over(s, f"/bytes?n=65536&seed=t{i}", rest)
+        if hashlib.sha256(body).hexdigest() != expected(65536, f"t{i}"):
+            bad.append(i)
+        s.close()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print("GOOD", n - len(bad))
+    sys.exit(1 if bad else 0)
+
+
+def cmd_hostile(origin_port):
+    host, port, _, _ = proxy("HTTP_PROXY")
+    results = {}
+
+    def garbage():
+        s = socket.create_connection((host, port))
+        s.sendall(os.urandom(3000).replace(b"\n", b"x"))
+        results["garbage"] = read_head(s)[0].split("\r\n")[0]
+
+    def oversized():
+        s = socket.create_connection((host, port))
+        try:
+            s.sendall(b"GET http://127.0.0.1/ HTTP/1.1\r\nX-Big: " + b"a" * 20000)
+        except OSError:
+            pass
+        results["oversized"] = read_head(s)[0].split("\r\n")[0]
+
+    def slowloris():
+        s = socket.create_connection((host, port))
+        start = time.time()
+        try:
+            for ch in b"GET http://127.0.0.1/ HTTP/1.1\r\nX: " + b"a" * 1000:
+                s.sendall(bytes([ch]))
+                time.sleep(0.2)
+        except OSError:
+            pass
+        results["slowloris"] = "closed after %.0fs" % (time.time() - start)
+
+    def idle():
+        socks = [socket.create_connection((host, port)) for _ in range(50)]
+        time.sleep(4)
+        for s in socks:
+            s.close()
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (garbage, oversized, slowloris, idle)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    start = time.time()
+    s, head, rest = connect_tunnel(f"127.0.0.1:{origin_port}")
+    h2, body = fetch_over(s, "/bytes?n=8388608&seed=good", rest)
+    took = time.time() - start
+    good = hashlib.sha256(body).hexdigest() == expected(8388608, "good")
+    print("GOOD", "ok" if good else "CORRUPT", "%.1fs" % took)
+    for t in threads:
+        t.join(timeout=20)
+    for k in ("garbage", "oversized", "slowloris"):
+        print(k.upper(), results.get(k, "no result"))
+    sys.exit(0 if good and took < 5 else 1)
+
+
+def main():
+    cmd = sys.argv[1].replace("-", "_")
+    globals()["cmd_" + cmd](*sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

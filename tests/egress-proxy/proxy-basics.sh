@@ -1,0 +1,104 @@
+#!/bin/bash
+# The egress proxy's contract, end to end: both front-ends, credentials,
+# the host list, inward resolution, environment, isolation.
+. "$HAS_SRCDIR/tests/lib.sh"
+. "$HAS_SRCDIR/tests/egress-proxy/egress-lib.sh"
+
+start_origin
+O="127.0.0.1:$ORIGIN_PORT"
+BOTH=$(proxy_policy '"http","socks5"' '"127.0.0.1","localhost","allowed.invalid"')
+
+# --- environment ---------------------------------------------------------
+HTTP_PROXY=http://caller:1 ALL_PROXY=socks5://caller:2 FTP_PROXY=x NO_PROXY=caller.example \
+    sbx "$BOTH" /usr/bin/env
+expect_rc 0 "env under a proxy policy"
+expect_out '^HTTP_PROXY=http://sandbox:[0-9a-f]{64}@127\.0\.0\.1:3128$' "HTTP_PROXY carries the secret"
+expect_out '^https_proxy=http://sandbox:[0-9a-f]{64}@127\.0\.0\.1:3128$' "https_proxy set"
+expect_out '^ALL_PROXY=socks5h://sandbox:[0-9a-f]{64}@127\.0\.0\.1:1080$' "ALL_PROXY is socks5h"
+expect_out '^NO_PROXY=::1$' "NO_PROXY keeps loopback names the policy does not route through the proxy"
+if printf '%s' "$OUT" | grep -q 'caller\|^FTP_PROXY'; then fail "a caller's proxy variable leaked: $OUT"; else ok "caller's proxy variables replaced or removed"; fi
+S1=$(printf '%s' "$OUT" | sed -n 's/^HTTP_PROXY=http:\/\/sandbox:\([0-9a-f]*\)@.*/\1/p')
+sbx "$BOTH" /usr/bin/env
+S2=$(printf '%s' "$OUT" | sed -n 's/^HTTP_PROXY=http:\/\/sandbox:\([0-9a-f]*\)@.*/\1/p')
+if [ -n "$S1" ] && [ "$S1" != "$S2" ]; then ok "a new secret per invocation"; else fail "secret reused: $S1 / $S2"; fi
+
+HTTP_PROXY=http://caller:1 https_proxy=x all_proxy=y NO_PROXY=z \
+    sbx "$(proxy_policy '"http"' '"127.0.0.1"')" /usr/bin/env
+if printf '%s' "$OUT" | grep -qi '^all_proxy='; then fail "ALL_PROXY set without a socks5 front-end"; else ok "no ALL_PROXY without socks5"; fi
+expect_out '^NO_PROXY=localhost,::1$' "NO_PROXY without the named 127.0.0.1"
+HTTP_PROXY=http://caller:1 ALL_PROXY=y no_proxy=z \
+    run_sup "$(policy full_access true true)" -- /usr/bin/env
+if printf '%s' "$OUT" | grep -qi '_proxy='; then fail "proxy variables inherited without a proxy: $OUT"; else ok "without a proxy, the caller's proxy variables arrive unset"; fi
+
+# --- HTTP front-end --------------------------------------------------------
+sbx "$BOTH" /usr/bin/curl -sS "http://$O/hello"
+expect_out '^hello from origin$' "absolute-URI request through the http front-end"
+sbx "$BOTH" /usr/bin/curl -sS -p "http://$O/hello"
+expect_out '^hello from origin$' "CONNECT tunnel through the http front-end"
+sbx "$BOTH" /usr/bin/curl -sS -H 'X-Keep: 1' "http://$O/echo-headers"
+expect_out "^GET /echo-headers HTTP/1.1$" "origin gets an origin-form target"
+if printf '%s' "$OUT" | grep -qi 'proxy-authorization'; then fail "credentials forwarded to the origin"; else ok "Proxy-Authorization not forwarded"; fi
+expect_out "^Host: 127.0.0.1:$ORIGIN_PORT$" "Host rebuilt from the parsed URI"
+
+sbx "$BOTH" /usr/bin/curl -sS -i http://denied.invalid/
+expect_out '^HTTP/1.1 403' "denied host: 403"
+expect_out '^X-Happy-Agent-Supervisor-Refused-By: allowedHosts' "403 names the rule"
+expect_out 'not in network.allowedHosts' "403 body says why"
+sbx "$BOTH" /usr/bin/curl -sS -p -o /dev/null -w '%{http_connect}\n' https://denied.invalid/
+expect_out '^403$' "denied host refused on CONNECT too"
+sbx "$BOTH" /usr/bin/curl -sS -i "http://localhost:$ORIGIN_PORT/hello"
+expect_out '^HTTP/1.1 403' "localhost allowed by name but resolving to loopback: refused"
+expect_out 'address-class' "... by the address rule"
+# (curl itself would rewrite 2130706433 to 127.0.0.1: send it raw.)
+for spelling in 2130706433 0177.0.0.1 0x7f.1 127.1; do
+    sbx "$BOTH" "$PY" "$CLIENTS" raw-http "GET http://$spelling:$ORIGIN_PORT/hello HTTP/1.1\\r\\nProxy-Authorization: Basic AUTH\\r\\n\\r\\n"
+    expect_out '^X-Happy-Agent-Supervisor-Refused-By: numeric-host-spelling' "$spelling is not treated as 127.0.0.1"
+done
+
+sbx "$BOTH" "$PY" "$CLIENTS" raw-http "GET http://$O/hello HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"
+expect_out '^HTTP/1.1 407' "no credentials: 407"
+expect_out '^Proxy-Authenticate: Basic' "407 asks for Basic"
+sbx "$BOTH" "$PY" "$CLIENTS" raw-http "GET http://$O/hello HTTP/1.1\\r\\nProxy-Authorization: Basic c2FuZGJveDp3cm9uZw==\\r\\n\\r\\n"
+expect_out '^HTTP/1.1 407' "wrong credentials: 407"
+sbx "$BOTH" "$PY" "$CLIENTS" raw-http "GET /hello HTTP/1.1\\r\\nProxy-Authorization: Basic AUTH\\r\\n\\r\\n"
+expect_out '^HTTP/1.1 400' "origin-form request to the proxy: 400"
+sbx "$BOTH" "$PY" "$CLIENTS" raw-http "CONNECT 127.0.0.1:1 HTTP/1.1\\r\\nProxy-Authorization: Basic AUTH\\r\\n\\r\\n"
+expect_out '^HTTP/1.1 502' "connect refused: 502"
+
+# --- SOCKS5 front-end -------------------------------------------------------
+sbx "$BOTH" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 "$ORIGIN_PORT"
+expect_out '^REPLY 0$' "SOCKS5 CONNECT with an IPv4 address"
+expect_out '^BODY hello from origin$' "... and data flows"
+sbx "$BOTH" "$PY" "$CLIENTS" socks 127.0.0.1 domain "$ORIGIN_PORT"
+expect_out '^REPLY 0$' "SOCKS5 CONNECT with a domain-name address"
+sbx "$BOTH" /bin/sh -c "curl -sS -x \"\$ALL_PROXY\" http://$O/hello"
+expect_out '^hello from origin$' "curl through ALL_PROXY (socks5h)"
+sbx "$BOTH" "$PY" "$CLIENTS" socks denied.invalid domain 80
+expect_out '^REPLY 2$' "SOCKS5 denied host: 0x02"
+sbx "$BOTH" "$PY" "$CLIENTS" socks localhost domain "$ORIGIN_PORT"
+expect_out '^REPLY 2$' "SOCKS5 localhost resolving inward: 0x02"
+sbx "$BOTH" "$PY" "$CLIENTS" socks ::1 ipv6 "$ORIGIN_PORT"
+expect_out '^REPLY 2$' "SOCKS5 IPv6 ::1 not named: 0x02"
+sbx "$BOTH" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 1
+expect_out '^REPLY 5$' "SOCKS5 connection refused: 0x05"
+sbx "$BOTH" "$PY" "$CLIENTS" socks allowed.invalid domain 80
+expect_out '^REPLY 4$' "SOCKS5 unresolvable host: 0x04"
+sbx "$BOTH" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 "$ORIGIN_PORT" sandbox wrong
+expect_out '^AUTH-FAILED 0101$' "SOCKS5 wrong password refused"
+sbx "$BOTH" /usr/bin/curl -sS -x "" --socks5-hostname 127.0.0.1:1080 "http://$O/hello"
+if [ "$RC" != 0 ] && ! printf '%s' "$OUT" | grep -q hello; then ok "SOCKS5 without credentials refused"; else fail "SOCKS5 without credentials: rc $RC $OUT"; fi
+
+# --- isolation --------------------------------------------------------------
+sbx "$BOTH" /usr/bin/curl -sS --noproxy '*' --max-time 5 "http://$O/hello"
+if [ "$RC" != 0 ] && ! printf '%s' "$OUT" | grep -q hello; then ok "the origin is unreachable without the proxy"; else fail "reached the origin directly (rc $RC)"; fi
+sbx "$BOTH" /bin/ls -l /proc/self/fd
+fds=$(printf '%s\n' "$OUT" | awk '$9 ~ /^[0-9]+$/ && $9 > 2 && $NF !~ /^\/proc\/[0-9]+\/fd$/ {print $9 "->" $NF}')
+if [ -z "$fds" ]; then ok "no descriptor above 2 in the workload"; else fail "workload descriptors above 2: $fds"; fi
+if [ "$RUNNER" = supervisor ]; then
+    sbx "$BOTH" /bin/sh -c 's=${HTTP_PROXY#*sandbox:}; s=${s%@*}; for f in /proc/1/cmdline /proc/1/environ; do if cat "$f" 2>/dev/null | tr "\0" "\n" | grep -q "$s"; then echo "LEAK $f"; else echo "SAFE $f"; fi; done'
+    expect_out '^SAFE /proc/1/cmdline$' "secret not in /proc/1/cmdline"
+    expect_out '^SAFE /proc/1/environ$' "secret not in /proc/1/environ"
+    if printf '%s' "$OUT" | grep -q LEAK; then fail "secret readable: $OUT"; fi
+fi
+
+finish
