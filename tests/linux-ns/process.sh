@@ -1,0 +1,80 @@
+#!/bin/bash
+# process.sh — PID namespace layout, status reproduction through the init,
+# signal forwarding, the sandbox dying with the supervisor, orphans, and
+# descriptor hygiene; the full_access decision; a diagnostic.
+. "$HAS_SRCDIR/tests/lib.sh"
+. "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
+ns_require
+
+ws=$(outside_dir)
+cd "$ws" || exit 1
+P=$(policy workspace_write false false)
+
+run_sup "$P" -- sh -c 'echo "pid $$"; ls /proc | grep -E "^[0-9]+$" | sort -n | head -2 | tr "\n" " "'
+expect_out '^pid 2$' "the workload is PID 2"
+expect_out '^1 2 $' "PID 1 is the init, no host process is visible"
+
+run_sup "$P" -- sh -c 'exit 7'
+expect_rc 7 "exit status reproduced"
+run_sup "$P" -- sh -c 'kill -TERM $$'
+expect_rc 143 "death by SIGTERM reproduced"
+run_sup "$P" -- sh -c 'kill -KILL $$'
+expect_rc 137 "death by SIGKILL reproduced"
+run_sup "$P" -- sh -c 'kill -SEGV $$'
+expect_rc 139 "death by SIGSEGV reproduced"
+
+# SIGTERM to the supervisor reaches the workload.
+"$SUPERVISOR" --policy "$P" -- sh -c 'trap "exit 42" TERM; echo up; while :; do sleep 0.05; done' >"$T_TMP/fwd" 2>&1 &
+sup=$!
+for _ in $(seq 100); do grep -q up "$T_TMP/fwd" 2>/dev/null && break; sleep 0.05; done
+kill -TERM "$sup"
+wait "$sup"
+RC=$?; ERR=$(cat "$T_TMP/fwd")
+expect_rc 42 "SIGTERM forwarded to the workload"
+
+# SIGKILL of the supervisor: nothing of the sandbox survives.
+marker="has-orphan-$$-$RANDOM"
+"$SUPERVISOR" --policy "$P" -- sh -c "sleep 300 & echo up; exec sh -c 'sleep 301; : $marker'" >"$T_TMP/kill" 2>&1 &
+sup=$!
+for _ in $(seq 100); do grep -q up "$T_TMP/kill" 2>/dev/null && break; sleep 0.05; done
+sleep 0.2
+if pgrep -f "$marker" >/dev/null; then ok "the workload runs (control)"; else fail "the workload is not running"; fi
+kill -KILL "$sup"
+wait "$sup" 2>/dev/null
+gone=no
+for _ in $(seq 50); do pgrep -f "$marker" >/dev/null || { gone=yes; break; }; sleep 0.05; done
+if [ $gone = yes ]; then ok "supervisor SIGKILLed: the workload died with it"; else fail "workload survived the supervisor"; fi
+
+# Orphans left by the workload end with it.
+marker2="has-bg-$$-$RANDOM"
+run_sup "$P" -- sh -c "sh -c 'sleep 302; : $marker2' & echo started"
+expect_rc 0 "workload with a background child"
+sleep 0.1
+if pgrep -f "$marker2" >/dev/null; then fail "a background process survived the workload"; else ok "no background process survives"; fi
+
+# Descriptors: an inherited file and directory descriptor do not reach it.
+exec 7</etc/hostname 8<"$NS_OUT_BASE"
+run_sup "$P" -- "$ATTACK" fds
+expect_rc 0 "only 0, 1, 2 inside (fd 7 and directory fd 8 were inherited)"
+"$ATTACK" fds >/dev/null
+rc=$?
+if [ "$rc" = 1 ]; then ok "control: the helper sees the inherited descriptors outside"; else fail "control fds: $rc"; fi
+
+# full_access: no namespaces (nothing to enforce), descriptor hygiene kept.
+FULL=$(policy full_access true true)
+run_sup "$FULL" -- sh -c 'echo "pid $$"'
+expect_out_lacks '^pid 2$' "full_access: no PID namespace"
+out=$(outside_dir)
+run_sup "$FULL" -- sh -c "echo full > '$out/f'"
+expect_content "$out/f" full "full_access: writes anywhere the caller may"
+run_sup "$FULL" -- "$ATTACK" fds
+expect_rc 0 "full_access: still only 0, 1, 2"
+exec 7<&- 8<&-
+
+# Diagnostics: a supervisor inside the sandbox is refused a user namespace by
+# the seccomp filter, exactly like inside a container's default profile.
+run_sup "$P" -- "$SUPERVISOR" --policy "$P" -- /bin/true
+expect_rc 125 "nested supervisor: 125"
+expect_err 'clone.*Operation not permitted.*seccomp=unconfined' "the message names the cause and the fix"
+expect_one_line_error "nested supervisor"
+finish
