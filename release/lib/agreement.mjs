@@ -1,0 +1,146 @@
+// release/lib/agreement.mjs — the TypeScript parser against the real binary.
+//
+//   node agreement.mjs BINARY CORPUS_DIR [COUNT]
+//
+// Every valid/ and invalid/ case of the shared corpus, then COUNT (default
+// 2000) policies generated from pools of good and bad values, go through both
+// parseSupervisorPolicy() and `BINARY --policy TEXT -- /bin/true`. They must
+// agree on the verdict and on the exact set of JSON paths reported. The C
+// side's refusal is the one-line "happy-agent-supervisor: invalid policy: ..."
+// (exit 125); any other outcome means it accepted the document (it may still
+// refuse to run it for another reason, such as a missing backend).
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const { parseSupervisorPolicy, SupervisorPolicyError } = await import(join(here, "..", "npm", "dist", "index.js"));
+const [binary, corpus, countArg] = process.argv.slice(2);
+const COUNT = Number(countArg ?? 2000);
+
+let passed = 0;
+let failed = 0;
+
+function tsVerdict(value) {
+    try {
+        parseSupervisorPolicy(value);
+        return { accepted: true, paths: [] };
+    } catch (error) {
+        if (!(error instanceof SupervisorPolicyError)) throw error;
+        return { accepted: false, paths: [...new Set(error.problems.map((p) => p.path))].sort() };
+    }
+}
+
+function cVerdict(text) {
+    const r = spawnSync(binary, ["--policy", text, "--", "/bin/true"], { encoding: "utf8" });
+    const prefix = "happy-agent-supervisor: invalid policy: ";
+    if (r.status !== 125 || !r.stderr.startsWith(prefix)) return { accepted: true, paths: [], detail: r.stderr.trim() };
+    const line = r.stderr.slice(prefix.length).trim();
+    const paths = [...line.matchAll(/(?:^|; )(\$[^:]*): /g)].map((m) => m[1]);
+    return { accepted: false, paths: [...new Set(paths)].sort(), detail: line };
+}
+
+function compare(value, text) {
+    const ts = tsVerdict(value);
+    const c = cVerdict(text);
+    if (ts.accepted !== c.accepted) return `TypeScript ${ts.accepted ? "accepts" : "refuses"}, C ${c.accepted ? "accepts" : "refuses"} (C: ${c.detail}; TS paths: ${ts.paths.join(" ")})`;
+    if (ts.paths.join(" ") !== c.paths.join(" ")) return `paths differ: TypeScript ${ts.paths.join(" ")} / C ${c.paths.join(" ")}`;
+    return undefined;
+}
+
+for (const kind of ["valid", "invalid"]) {
+    for (const file of readdirSync(join(corpus, kind)).filter((f) => f.endsWith(".json")).sort()) {
+        const text = readFileSync(join(corpus, kind, file), "utf8");
+        const problem = compare(JSON.parse(text), text);
+        if (problem) {
+            failed++;
+            console.log(`FAIL - ${kind}/${file}: ${problem}`);
+        } else {
+            passed++;
+            console.log(`ok - ${kind}/${file}: TypeScript and the binary agree`);
+        }
+    }
+}
+
+// A small seeded PRNG (mulberry32): the same documents on every run.
+let seed = 0x5eed;
+function random() {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (pool) => pool[Math.floor(random() * pool.length)];
+const MISSING = Symbol("missing");
+const listOf = (pool) => Array.from({ length: Math.floor(random() * 4) }, () => pick(pool));
+
+// Each pool: values the parser accepts, then values it refuses. A document
+// draws from the bad half of a pool with probability `noise`, chosen per
+// document, so well-formed documents (where the cross-field rules apply) are
+// as common as broken ones.
+const pools = {
+    mode: [["read_only", "workspace_write", "auto", "full_access", "full_access"], ["READ_ONLY", "", 1, null, MISSING]],
+    path: [["/", "/tmp", "/tmp/", "/a/b", "/.../x", "/é/ü", `/${"a".repeat(4094)}`, "/tmp/\ud83d\ude00", "/a b"],
+        ["//", "/a//b", "/a/../b", "/a/./b", "/..", "rel", "", "/a\nb", "/a\u007fb", `/${"é".repeat(2048)}`, 1, null, ["/x"]]],
+    host: [["example.com", "*.example.com", "10.0.0.1", "[::1]", "é.example", `${"a".repeat(249)}.com`, "a\u00a0b", "."],
+        ["*", "*.", "a*b", "*.a*", "**.a", "a b", "a\tb", "u@h", "a/b", "", `${"a".repeat(250)}.com`, 7, null]],
+    bool: [[true, false], ["true", 0, null, MISSING]],
+    frontEnd: [["http", "socks5"], ["ftp", "HTTP", 1]],
+};
+let noise = 0;
+const draw = (pool) => pick(random() < noise ? pool[1] : pool[0]);
+const list = (pool) => Array.from({ length: Math.floor(random() * 4) }, () => draw(pool));
+const pathList = () => (random() < noise ? pick([MISSING, "/tmp", null, {}]) : pick([MISSING, MISSING, [], list(pools.path)]));
+const hostList = () => (random() < noise ? pick(["example.com", null]) : pick([MISSING, MISSING, [], list(pools.host)]));
+function proxy() {
+    if (random() < noise) return pick([{}, { frontEnds: ["http"], fd: 3 }, [], null, { frontEnds: "http" }, { frontEnds: [] }]);
+    return pick([MISSING, MISSING, { frontEnds: list(pools.frontEnd) }, { frontEnds: ["http"] }, { frontEnds: ["socks5", "http"] }]);
+}
+
+function object(entries) {
+    return Object.fromEntries(entries.filter(([, v]) => v !== MISSING));
+}
+
+function generate() {
+    noise = pick([0, 0, 0.05, 0.2, 0.6]);
+    if (random() < noise * 0.05) return pick([null, [], "policy", 1, true]);
+    const network =
+        random() < noise * 0.1
+            ? pick([MISSING, null, [], "off", 0])
+            : object([
+                  ["egress", draw(pools.bool)],
+                  ["localBinding", draw(pools.bool)],
+                  ["allowedHosts", hostList()],
+                  ["outgoingProxy", proxy()],
+                  ...(random() < noise * 0.1 ? [["extra", 1]] : []),
+              ]);
+    return object([
+        ["mode", draw(pools.mode)],
+        ["allowedReadPaths", pathList()],
+        ["deniedReadPaths", pathList()],
+        ["allowedWritePaths", pathList()],
+        ["deniedWritePaths", pathList()],
+        ["network", network],
+        ...(random() < noise * 0.1 ? [["cwd", "/tmp"]] : []),
+    ]);
+}
+
+let disagreements = 0;
+let accepted = 0;
+for (let i = 0; i < COUNT; i++) {
+    const value = generate();
+    const text = JSON.stringify(value);
+    const problem = compare(value, text);
+    if (tsVerdict(value).accepted) accepted++;
+    if (problem && ++disagreements <= 20) console.log(`# disagreement on ${text.length > 400 ? `${text.slice(0, 400)}...` : text}: ${problem}`);
+}
+if (disagreements) {
+    failed++;
+    console.log(`FAIL - ${disagreements} of ${COUNT} generated policies: TypeScript and the binary disagree`);
+} else {
+    passed++;
+    console.log(`ok - ${COUNT} generated policies (${accepted} valid): TypeScript and the binary agree on verdict and paths`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;
