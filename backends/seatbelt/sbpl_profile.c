@@ -81,12 +81,11 @@ static void header(struct emitter *e)
         "(deny default)\n");
 }
 
-/* (allow OPS), or with read denials (allow OPS (require-all (subpath "/")
+/* (allow OP), or with denials (allow OP (require-all (subpath "/")
  * (require-not ...) ...)). */
-static void allow_readable(struct emitter *e, const char *ops)
+static void allow_except(struct emitter *e, const char *op, const struct sbpl_pathset *denied)
 {
-    const struct sbpl_pathset *denied = &e->rules->read_denied;
-    sbpl_buf_printf(&e->out, "(allow %s", ops);
+    sbpl_buf_printf(&e->out, "(allow %s", op);
     if (denied->count > 0) {
         new_line(e, 1);
         sbpl_buf_append(&e->out, "(require-all");
@@ -100,10 +99,11 @@ static void allow_readable(struct emitter *e, const char *ops)
 static void processes(struct emitter *e)
 {
     sbpl_buf_append(&e->out,
-        "\n; Processes: fork freely, run any program the workload may read;\n"
-        "; signal and inspect only processes inside this same sandbox.\n"
+        "\n; Processes: fork freely; run any program the workload may read,\n"
+        "; except sudo and su (no no_new_privs on macOS); signal and inspect\n"
+        "; only processes inside this same sandbox.\n"
         "(allow process-fork)\n");
-    allow_readable(e, "process-exec");
+    allow_except(e, "process-exec", &e->rules->exec_denied);
     sbpl_buf_append(&e->out,
         "(allow signal (target same-sandbox))\n"
         "(allow process-info* (target same-sandbox))\n"
@@ -118,7 +118,7 @@ static void processes(struct emitter *e)
 static void reads(struct emitter *e)
 {
     sbpl_buf_append(&e->out, "\n; Reads: everywhere except the read-denied paths.\n");
-    allow_readable(e, "file-read*");
+    allow_except(e, "file-read*", &e->rules->read_denied);
 }
 
 static void writes(struct emitter *e)
@@ -202,30 +202,29 @@ static void network(struct emitter *e)
             "(allow network-inbound (local ip \"localhost:*\"))\n");
 }
 
+/* (deny OP (literal P) (subpath P) ... [(literal G) ...]), if any path. */
+static void deny_paths(struct emitter *e, const char *op, const struct sbpl_pathset *paths,
+                       const struct sbpl_pathset *literals)
+{
+    if (paths->count + (literals ? literals->count : 0) == 0)
+        return;
+    sbpl_buf_printf(&e->out, "(deny %s", op);
+    for (size_t i = 0; i < paths->count; i++) {
+        path_filter(e, 1, "literal", paths->items[i]);
+        path_filter(e, 1, "subpath", paths->items[i]);
+    }
+    for (size_t i = 0; literals && i < literals->count; i++)
+        path_filter(e, 1, "literal", literals->items[i]);
+    sbpl_buf_append(&e->out, ")\n");
+}
+
 static void denials(struct emitter *e)
 {
     const struct sbpl_rules *r = e->rules;
-    if (r->read_denied.count + r->write_denied.count + r->write_guarded.count == 0)
-        return;
     sbpl_buf_append(&e->out, "\n; Denials, restated last: no allow above matches them either.\n");
-    if (r->read_denied.count > 0) {
-        sbpl_buf_append(&e->out, "(deny file-read* process-exec");
-        for (size_t i = 0; i < r->read_denied.count; i++) {
-            path_filter(e, 1, "literal", r->read_denied.items[i]);
-            path_filter(e, 1, "subpath", r->read_denied.items[i]);
-        }
-        sbpl_buf_append(&e->out, ")\n");
-    }
-    if (r->write_denied.count + r->write_guarded.count > 0) {
-        sbpl_buf_append(&e->out, "(deny file-write*");
-        for (size_t i = 0; i < r->write_denied.count; i++) {
-            path_filter(e, 1, "literal", r->write_denied.items[i]);
-            path_filter(e, 1, "subpath", r->write_denied.items[i]);
-        }
-        for (size_t i = 0; i < r->write_guarded.count; i++)
-            path_filter(e, 1, "literal", r->write_guarded.items[i]);
-        sbpl_buf_append(&e->out, ")\n");
-    }
+    deny_paths(e, "process-exec", &r->exec_denied, NULL);
+    deny_paths(e, "file-read*", &r->read_denied, NULL);
+    deny_paths(e, "file-write*", &r->write_denied, &r->write_guarded);
 }
 
 static char *emit(const struct sbpl_rules *rules, char *err, size_t errlen)

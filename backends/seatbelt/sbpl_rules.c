@@ -137,6 +137,13 @@ static int collect_filesystem(struct collector *c)
      * would take that user's keystrokes. */
     if (c->in->terminal_count == 0 && add(c, &r->read_denied, SBPL_CONTROLLING_TTY) != 0)
         return -1;
+    static const char *const privileged[] = SBPL_PRIVILEGE_PROGRAMS;
+    for (size_t i = 0; i < r->read_denied.count; i++)
+        if (add(c, &r->exec_denied, r->read_denied.items[i]) != 0)
+            return -1;
+    for (size_t i = 0; i < sizeof privileged / sizeof privileged[0]; i++)
+        if (add(c, &r->exec_denied, privileged[i]) != 0)
+            return -1;
     return guard_ancestors(c);
 }
 
@@ -185,6 +192,7 @@ int sbpl_rules_collect(const struct sbpl_input *in, struct sbpl_rules *rules,
 void sbpl_rules_free(struct sbpl_rules *rules)
 {
     sbpl_pathset_free(&rules->read_denied);
+    sbpl_pathset_free(&rules->exec_denied);
     sbpl_pathset_free(&rules->write_roots);
     sbpl_pathset_free(&rules->write_denied);
     sbpl_pathset_free(&rules->write_guarded);

@@ -17,6 +17,9 @@
 /* The controlling terminal's alias. */
 #define SBPL_CONTROLLING_TTY "/dev/tty"
 
+/* Set-uid programs the workload may not run (see exec_denied). */
+#define SBPL_PRIVILEGE_PROGRAMS {"/usr/bin/sudo", "/usr/bin/su"}
+
 /* Most proxy front-end ports the profile opens (ctx->proxy_ports's size). */
 #define SBPL_MAX_PORTS 4
 
@@ -42,6 +45,11 @@ enum sbpl_net {
 struct sbpl_rules {
     /* Read-denied paths, each as given and (if different) canonical. */
     struct sbpl_pathset read_denied;
+    /* Never executed: the read-denied paths, and the programs that would
+     * turn the workload into root without a password it must type (macOS
+     * has no no_new_privs; a set-uid root process is still confined by the
+     * profile but reads what root reads). */
+    struct sbpl_pathset exec_denied;
     /* Writable roots, canonical: cwd (workspace_write, auto) + allowedWritePaths. */
     struct sbpl_pathset write_roots;
     /* Write-denied: deniedWritePaths and deniedReadPaths (a path the

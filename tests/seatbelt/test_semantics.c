@@ -118,6 +118,9 @@ static void test_workspace_write_filesystem(void)
     expect(DENY, file("file-read-data", "/Users/me/project/.env"));
     expect(DENY, file("process-exec", "/Users/me/.ssh/helper"));
     expect(ALLOW, file("process-exec", "/bin/sh"));
+    expect(DENY, file("process-exec", "/usr/bin/sudo"));
+    expect(DENY, file("process-exec", "/usr/bin/su"));
+    expect(ALLOW, file("file-read-data", "/usr/bin/sudo"));
     /* Not started on a terminal: the controlling terminal stays closed. */
     expect(DENY, file("file-read-data", "/dev/tty"));
     expect(DENY, file("file-write-data", "/dev/tty"));
