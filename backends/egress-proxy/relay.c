@@ -23,7 +23,7 @@
 
 #include "conn.h"
 
-#define RELAY_PIPE_SIZE (256 * 1024)
+#define RELAY_PIPE_SIZE (1024 * 1024)
 #define RELAY_BUDGET (4 * 1024 * 1024)
 
 enum pump_result { PUMP_OK, PUMP_ERROR };

@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""bench.py -- the egress proxy benchmark's two halves.
+
+  bench.py origin PORTFILE           host side: STREAM n / HOLD / PING server
+  bench.py stream PORT BYTES MODE    MODE direct|tunnel: seconds to read BYTES
+  bench.py setup PORT COUNT MODE     median seconds until bytes can flow
+  bench.py hold PORT COUNT READYFILE open COUNT tunnels, signal, hold until killed
+"""
+import base64
+import os
+import socket
+import socketserver
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+
+CHUNK = b"\0" * (1 << 20)
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def handle(self):
+        s = self.request
+        line = b""
+        while not line.endswith(b"\n"):
+            c = s.recv(64)
+            if not c:
+                return
+            line += c
+        cmd = line.split()
+        if cmd[0] == b"STREAM":
+            n = int(cmd[1])
+            view = memoryview(CHUNK)
+            while n > 0:
+                k = min(n, len(CHUNK))
+                s.sendall(view[:k])
+                n -= k
+            s.shutdown(socket.SHUT_WR)
+        elif cmd[0] == b"PING":
+            s.sendall(b"P")
+        s.recv(1)  # HOLD (and the others): until the client closes
+
+
+class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 2048
+
+
+def origin(portfile):
+    threading.stack_size(256 * 1024)
+    srv = Server(("127.0.0.1", 0), Handler)
+    with open(portfile + ".tmp", "w") as f:
+        f.write(str(srv.server_address[1]))
+    os.rename(portfile + ".tmp", portfile)
+    srv.serve_forever()
+
+
+def open_conn(port, mode):
+    """A socket on which bytes reach the origin: direct, or a CONNECT tunnel."""
+    if mode == "direct":
+        return socket.create_connection(("127.0.0.1", port)), b""
+    u = urllib.parse.urlsplit(os.environ["HTTP_PROXY"])
+    s = socket.create_connection((u.hostname, u.port))
+    auth = base64.b64encode(f"{u.username}:{u.password}".encode()).decode()
+    s.sendall(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\nProxy-Authorization: Basic {auth}\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        c = s.recv(4096)
+        if not c:
+            raise SystemExit("tunnel closed during set-up")
+        data += c
+    if not data.startswith(b"HTTP/1.1 200"):
+        raise SystemExit("tunnel refused: " + data.split(b"\r\n")[0].decode())
+    return s, data.split(b"\r\n\r\n", 1)[1]
+
+
+def stream(port, nbytes, mode):
+    port, nbytes = int(port), int(nbytes)
+    s, rest = open_conn(port, mode)
+    buf = bytearray(4 << 20)
+    view = memoryview(buf)
+    start = time.perf_counter()
+    s.sendall(b"STREAM %d\n" % nbytes)
+    got = len(rest)
+    while got < nbytes:
+        n = s.recv_into(view)
+        if n == 0:
+            break
+        got += n
+    took = time.perf_counter() - start
+    if got != nbytes:
+        raise SystemExit(f"short stream: {got} of {nbytes}")
+    print(f"{took:.6f}")
+
+
+def setup(port, count, mode):
+    port, count = int(port), int(count)
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        s, _ = open_conn(port, mode)
+        times.append(time.perf_counter() - start)
+        s.close()
+    print(f"{statistics.median(times):.6f}")
+
+
+def hold(port, count, readyfile):
+    socks = [open_conn(int(port), "tunnel")[0] for _ in range(int(count))]
+    for s in socks:
+        s.sendall(b"HOLD\n")
+    with open(readyfile, "w") as f:
+        f.write(str(len(socks)))
+    time.sleep(3600)
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1]](*sys.argv[2:])
