@@ -17,6 +17,14 @@ noinst_LIBRARIES += backends/seatbelt/libsbpl.a
 backends_seatbelt_libsbpl_a_SOURCES = $(SBPL_GENERATOR_SOURCES)
 backends_seatbelt_libsbpl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
 
+# Developer tool (not installed): the profile for a policy, to try with
+# sandbox-exec on a Mac without rebuilding the supervisor.
+noinst_PROGRAMS += backends/seatbelt/happy-agent-supervisor-sbpl-print
+backends_seatbelt_happy_agent_supervisor_sbpl_print_SOURCES = backends/seatbelt/sbpl_print.c
+backends_seatbelt_happy_agent_supervisor_sbpl_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
+backends_seatbelt_happy_agent_supervisor_sbpl_print_LDADD = backends/seatbelt/libsbpl.a \
+	core/libpolicy.a $(CJSON_LIBS)
+
 EXTRA_DIST += backends/seatbelt/README.md
 
 if HOST_DARWIN

@@ -41,6 +41,10 @@ tests_seatbelt_seatbelt_glue_unit_LDADD = backends/seatbelt/libsbpl.a core/libpo
 
 EXTRA_DIST += tests/seatbelt/golden
 
+# The developer tool that prints a policy's profile (every platform).
+BINARY_TESTS += tests/seatbelt/sbpl-print.sh
+EXTRA_DIST += tests/seatbelt/sbpl-print.sh
+
 # The real binary on macOS (written without a Mac: see the README's
 # "What is unverified").  Distributed everywhere, run only on Darwin.
 if HOST_DARWIN
