@@ -130,7 +130,7 @@ int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_D
 /* Mask `path` if it is a socket.  The last component is not followed; the
  * directories leading to it are (these paths come from the caller's
  * environment, not from the workload, and a symlinked $HOME is common). */
-static int mask_if_socket(const char *path, const struct sp_node *devnull, char *err, size_t errlen)
+static int mask_if_socket(const char *path, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
 {
     if (path[0] != '/')
         return 0;
@@ -140,13 +140,14 @@ static int mask_if_socket(const char *path, const struct sp_node *devnull, char 
         return 0;
     int rc = 0;
     if (fstat(node.fd, &node.st) == 0 && S_ISSOCK(node.st.st_mode))
-        rc = mnt_bind(false, devnull, &node, BIND_KEEP, path, err, errlen);
+        rc = mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen);
     close(node.fd);
     return rc;
 }
 
 /* D-Bus addresses: "unix:path=/run/user/1000/bus,guid=...;unix:abstract=..." */
-static int mask_dbus_address(const char *addr, const struct sp_node *devnull, char *err, size_t errlen)
+static int mask_dbus_address(const char *addr, const struct sp_node *devnull, bool legacy, char *err,
+                             size_t errlen)
 {
     for (const char *p = addr; (p = strstr(p, "path=")) != NULL; ) {
         p += 5;
@@ -155,7 +156,7 @@ static int mask_dbus_address(const char *addr, const struct sp_node *devnull, ch
         if (n < sizeof path) {
             memcpy(path, p, n);
             path[n] = '\0';
-            if (mask_if_socket(path, devnull, err, errlen) != 0)
+            if (mask_if_socket(path, devnull, legacy, err, errlen) != 0)
                 return -1;
         }
         p += n;
@@ -163,7 +164,7 @@ static int mask_dbus_address(const char *addr, const struct sp_node *devnull, ch
     return 0;
 }
 
-int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull,
+int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
                           char *err, size_t errlen)
 {
     static const char *const system_sockets[] = {
@@ -176,26 +177,26 @@ int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *d
         ".colima/default/docker.sock", ".rd/docker.sock",
     };
     for (size_t i = 0; i < sizeof system_sockets / sizeof system_sockets[0]; i++)
-        if (mask_if_socket(system_sockets[i], devnull, err, errlen) != 0)
+        if (mask_if_socket(system_sockets[i], devnull, legacy, err, errlen) != 0)
             return -1;
     const char *v;
-    if ((v = sandbox_env_get(ctx, "SSH_AUTH_SOCK")) && mask_if_socket(v, devnull, err, errlen) != 0)
+    if ((v = sandbox_env_get(ctx, "SSH_AUTH_SOCK")) && mask_if_socket(v, devnull, legacy, err, errlen) != 0)
         return -1;
     static const char *const url_vars[] = {"DOCKER_HOST", "CONTAINER_HOST"};
     for (size_t i = 0; i < 2; i++)
         if ((v = sandbox_env_get(ctx, url_vars[i])) && strncmp(v, "unix://", 7) == 0 &&
-            mask_if_socket(v + 7, devnull, err, errlen) != 0)
+            mask_if_socket(v + 7, devnull, legacy, err, errlen) != 0)
             return -1;
     static const char *const bus_vars[] = {"DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"};
     for (size_t i = 0; i < 2; i++)
-        if ((v = sandbox_env_get(ctx, bus_vars[i])) && mask_dbus_address(v, devnull, err, errlen) != 0)
+        if ((v = sandbox_env_get(ctx, bus_vars[i])) && mask_dbus_address(v, devnull, legacy, err, errlen) != 0)
             return -1;
     const char *home = sandbox_env_get(ctx, "HOME");
     if (home && home[0] == '/') {
         for (size_t i = 0; i < sizeof home_sockets / sizeof home_sockets[0]; i++) {
             char path[4096];
             if ((size_t)snprintf(path, sizeof path, "%s/%s", home, home_sockets[i]) < sizeof path &&
-                mask_if_socket(path, devnull, err, errlen) != 0)
+                mask_if_socket(path, devnull, legacy, err, errlen) != 0)
                 return -1;
         }
     }

@@ -28,7 +28,7 @@ int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_D
 
 /* Bind /dev/null over host sockets named by the workload's environment and
  * over well-known engine sockets outside the private directories. */
-int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull,
+int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
                           char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,7 @@
  * whole path. */
 struct sp_node {
     int parent;              /* -1 when the node is the base itself */
+    bool borrowed_parent;    /* parent belongs to a struct sp_dir_cache */
     int fd;
     char name[NAME_MAX + 1];
     struct stat st;
@@ -36,6 +37,19 @@ struct sp_node {
  */
 int safe_path_open(int base, const char *rel, struct sp_node *out);
 void safe_path_close(struct sp_node *node);
+
+/*
+ * The same, for many paths in sorted order: the parent directory of the
+ * previous path is kept, so siblings (1,000 masks under one directory) cost
+ * one short lookup each instead of a walk of the whole path.  The node's
+ * parent then belongs to the cache (safe_path_close leaves it open).
+ */
+struct sp_dir_cache {
+    char dir[PATH_MAX];
+    int fd;                  /* -1: empty */
+};
+int safe_path_open_cached(int base, const char *rel, struct sp_dir_cache *cache, struct sp_node *out);
+void safe_path_cache_close(struct sp_dir_cache *cache);
 /* The object now at parent/name (a mount made on it is crossed), O_PATH. */
 int safe_path_reopen(const struct sp_node *node);
 

@@ -159,10 +159,11 @@ static int write_denials(const struct view *v, const struct policy *p, char *err
 
 /* The shared directory mask: mounted once on the first masked directory,
  * then bound from there onto every other one. */
-static int dir_mask(struct sp_node *mask, const struct sp_node *dst, const char *path, char *err, size_t errlen)
+static int dir_mask(const struct view *v, struct sp_node *mask, const struct sp_node *dst, const char *path,
+                    char *err, size_t errlen)
 {
     if (mask->fd >= 0)
-        return mnt_bind(false, mask, dst, BIND_KEEP, path, err, errlen);
+        return mnt_bind(v->legacy, mask, dst, BIND_KEEP, path, err, errlen);
     if (mnt_new("tmpfs", dst, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=000,size=4k,nr_inodes=2",
                 path, err, errlen) != 0)
         return -1;
@@ -186,6 +187,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
         return -1;
     }
     struct sp_node mask = {.parent = -1, .fd = -1};
+    struct sp_dir_cache cache = {.fd = -1};
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++) {
         if (strcmp(paths[i], "/") == 0) {
@@ -195,7 +197,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
             break;
         }
         struct sp_node dst;
-        int e = resolve(v, paths[i], false, &dst);
+        int e = safe_path_open_cached(v->root_fd, paths[i] + 1, &cache, &dst);
         if (e == -ENOENT || e == -ENOTDIR)
             continue; /* absent (or already under a mask): nothing to hide */
         if (e != 0) {
@@ -204,13 +206,14 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
             break;
         }
         if (S_ISDIR(dst.st.st_mode))
-            rc = dir_mask(&mask, &dst, paths[i], err, errlen);
+            rc = dir_mask(v, &mask, &dst, paths[i], err, errlen);
         else
-            rc = mnt_bind(false, devnull, &dst, BIND_KEEP, paths[i], err, errlen);
+            rc = mnt_bind(v->legacy, devnull, &dst, BIND_KEEP, paths[i], err, errlen);
         safe_path_close(&dst);
     }
     if (mask.fd >= 0)
         close(mask.fd);
+    safe_path_cache_close(&cache);
     free(paths);
     return rc;
 }
@@ -248,12 +251,12 @@ static int private_proc(int root_fd, char *err, size_t errlen)
 /* /proc/keys lists the descriptions of every key the caller's uid may view
  * (other sessions' keyrings, Kerberos cache names); the keyctl family is
  * refused anyway, the list goes too. */
-static int mask_proc_keys(int root_fd, const struct sp_node *devnull, char *err, size_t errlen)
+static int mask_proc_keys(const struct view *v, const struct sp_node *devnull, char *err, size_t errlen)
 {
     struct sp_node keys;
-    if (safe_path_open(root_fd, "proc/keys", &keys) != 0)
+    if (safe_path_open(v->root_fd, "proc/keys", &keys) != 0)
         return 0; /* CONFIG_KEYS=n */
-    int rc = mnt_bind(false, devnull, &keys, BIND_KEEP, "/proc/keys", err, errlen);
+    int rc = mnt_bind(v->legacy, devnull, &keys, BIND_KEEP, "/proc/keys", err, errlen);
     safe_path_close(&keys);
     return rc;
 }
@@ -300,9 +303,9 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         writable_roots(&v, ctx, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, err, errlen) != 0 ||
-        host_ipc_mask_sockets(ctx, &devnull, err, errlen) != 0 ||
+        host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
-        mask_proc_keys(v.root_fd, &devnull, err, errlen) != 0)
+        mask_proc_keys(&v, &devnull, err, errlen) != 0)
         goto out;
     rc = 0;
 out:

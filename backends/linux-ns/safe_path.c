@@ -110,6 +110,7 @@ static int open_directory(int base, const char *rel)
 int safe_path_open(int base, const char *rel, struct sp_node *out)
 {
     out->parent = -1;
+    out->borrowed_parent = false;
     out->fd = -1;
     out->name[0] = '\0';
     if (strcmp(rel, ".") == 0 || !*rel) {
@@ -147,6 +148,48 @@ int safe_path_open(int base, const char *rel, struct sp_node *out)
     return 0;
 }
 
+int safe_path_open_cached(int base, const char *rel, struct sp_dir_cache *cache, struct sp_node *out)
+{
+    const char *slash = strrchr(rel, '/');
+    size_t dlen = slash ? (size_t)(slash - rel) : 0;
+    if (!slash || dlen >= sizeof cache->dir || cache->fd < 0 ||
+        strncmp(cache->dir, rel, dlen) != 0 || cache->dir[dlen] != '\0') {
+        int e = safe_path_open(base, rel, out);
+        if (e != 0 || out->parent < 0 || !slash || dlen >= sizeof cache->dir)
+            return e;
+        safe_path_cache_close(cache);
+        memcpy(cache->dir, rel, dlen);
+        cache->dir[dlen] = '\0';
+        cache->fd = out->parent;
+        out->borrowed_parent = true;
+        return 0;
+    }
+    const char *name = slash + 1;
+    if (strlen(name) >= sizeof out->name || !*name)
+        return -ENAMETOOLONG;
+    int fd = open_component(cache->fd, name, false);
+    if (fd < 0)
+        return fd;
+    out->parent = cache->fd;
+    out->borrowed_parent = true;
+    out->fd = fd;
+    strcpy(out->name, name);
+    if (fstat(fd, &out->st) != 0) {
+        int e = errno;
+        safe_path_close(out);
+        return -e;
+    }
+    return 0;
+}
+
+void safe_path_cache_close(struct sp_dir_cache *cache)
+{
+    if (cache->fd >= 0)
+        close(cache->fd);
+    cache->fd = -1;
+    cache->dir[0] = '\0';
+}
+
 int safe_path_reopen(const struct sp_node *node)
 {
     if (node->parent < 0)
@@ -158,7 +201,7 @@ void safe_path_close(struct sp_node *node)
 {
     if (node->fd >= 0)
         close(node->fd);
-    if (node->parent >= 0)
+    if (node->parent >= 0 && !node->borrowed_parent)
         close(node->parent);
     node->fd = node->parent = -1;
 }
