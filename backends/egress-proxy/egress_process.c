@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -120,6 +121,13 @@ static size_t connection_cap(void)
 void egress_process_main(const struct egress_config *cfg, int control, pid_t parent)
 {
     char err[512];
+    /* splice(2) into a socket whose peer has gone raises SIGPIPE like
+     * write(2) does; the relay handles EPIPE itself. */
+    signal(SIGPIPE, SIG_IGN);
+    /* Its own session: a terminal's ^C or ^Z meant for the workload must
+     * not take the workload's network away (it ends with the supervisor,
+     * through PR_SET_PDEATHSIG, not with the terminal's process group). */
+    setsid();
     if (shed_descriptors(control, err, sizeof err) != 0)
         report_and_exit(control, err);
     control = CONTROL_FD;

@@ -168,6 +168,15 @@ def cmd_hostile(origin_port):
         for s in socks:
             s.close()
 
+    # A client that drops its tunnel mid-download (RST): the relay must
+    # take the EPIPE/ECONNRESET without dying, and serve the next client.
+    s, head, rest = connect_tunnel(f"127.0.0.1:{origin_port}")
+    s.sendall(b"GET /bytes?n=67108864&seed=x HTTP/1.1\r\nHost: o\r\n\r\n")
+    s.recv(1 << 20)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+    time.sleep(0.3)
+
     threads = [threading.Thread(target=f, daemon=True) for f in (garbage, oversized, slowloris, idle)]
     for t in threads:
         t.start()
