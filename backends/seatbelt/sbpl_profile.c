@@ -106,7 +106,13 @@ static void processes(struct emitter *e)
     allow_except(e, "process-exec", &e->rules->exec_denied);
     sbpl_buf_append(&e->out,
         "(allow signal (target same-sandbox))\n"
-        "(allow process-info* (target same-sandbox))\n"
+        "(allow process-info* (target same-sandbox))\n");
+}
+
+/* The few system services every run needs, whatever the policy. */
+static void services(struct emitter *e)
+{
+    sbpl_buf_append(&e->out,
         "\n; Read-only kernel facts every runtime asks for (page size, CPUs, OS).\n"
         "(allow sysctl-read)\n"
         "; User and group lookups (getpwuid: shells, ls -l, git, ssh).\n"
@@ -233,6 +239,7 @@ static char *emit(const struct sbpl_rules *rules, char *err, size_t errlen)
     sbpl_buf_init(&e.out);
     header(&e);
     processes(&e);
+    services(&e);
     reads(&e);
     writes(&e);
     devices(&e);
