@@ -7,7 +7,7 @@
 //   node install-probe.mjs arch ARCH   resolveLinuxSupervisorBinary(ARCH)
 //   node install-probe.mjs missing     resolution must throw naming the package
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
     parseSupervisorPolicy,
@@ -62,7 +62,9 @@ async function host() {
         mode: "workspace_write",
         network: { egress: false, localBinding: false },
     };
-    const script = `echo inside > ./proof && cat ./proof && if echo escaped > '${outside}/escape' 2>/dev/null; then exit 3; fi; exit 0`;
+    // The write outside may fail or land in a private copy (linux-ns gives
+    // /tmp a throwaway overlay); either way it must not reach the host.
+    const script = `echo inside > ./proof && cat ./proof && { echo escaped > '${outside}/escape'; } 2>/dev/null; exit 0`;
     let r = await runPolicy(binary, sandboxed, ["/bin/sh", "-c", script], workspace);
     if (r.status === 125 && /no enforcement backend/.test(r.stderr)) {
         // The Linux backend is not in this build yet: say so, and still prove
@@ -75,7 +77,17 @@ async function host() {
     check(r.status === 0, `sandboxed (workspace_write, no egress) run: status ${r.status}, stderr ${JSON.stringify(r.stderr)}`);
     check(r.stdout.trim() === "inside", `the sandboxed workload wrote and read its workspace: ${JSON.stringify(r.stdout)}`);
     check(existsSync(join(workspace, "proof")) && readFileSync(join(workspace, "proof"), "utf8") === "inside\n", "the workspace write is visible outside");
-    check(!existsSync(join(outside, "escape")), "a write outside the workspace did not happen");
+    check(!existsSync(join(outside, "escape")), "a write outside the workspace did not reach the host");
+    // Outside /tmp the root filesystem is read-only in the sandbox: the write
+    // itself must fail (exit 9), and of course leave nothing behind.
+    const home = process.env.HOME ?? "";
+    if (home.startsWith("/") && !home.startsWith("/tmp")) {
+        const probe = join(home, `.has-release-escape-probe-${process.pid}`);
+        const w = await runPolicy(binary, sandboxed, ["/bin/sh", "-c", `if echo x > '${probe}'; then exit 0; else exit 9; fi`], workspace);
+        const leaked = existsSync(probe);
+        if (leaked) rmSync(probe);
+        check(w.status === 9 && !leaked, `a write to ${home} fails inside the sandbox: status ${w.status}, file left on the host: ${leaked}`);
+    }
     // A policy the binary must refuse on its own (the API would refuse it too).
     const refused = spawnSync(binary, ["--policy", '{"mode":"read_only","network":{"egress":false}}', "--", "/bin/true"], { encoding: "utf8" });
     check(refused.status === 125 && refused.stderr.includes("$.network.localBinding"), `an invalid policy exits 125 naming the field: ${refused.status} ${refused.stderr.trim()}`);
