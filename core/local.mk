@@ -34,4 +34,7 @@ else
 # to STATIC_BACKEND_DEFS, so the static table lists exactly what was built.
 happy_agent_supervisor_SOURCES += core/backend_static.c
 happy_agent_supervisor_CPPFLAGS = $(AM_CPPFLAGS) $(STATIC_BACKEND_DEFS)
+# The table's contents come from the Makefile, which make does not track:
+# rebuild it whenever the Makefile (and so the set of backends) changes.
+core/happy_agent_supervisor-backend_static.$(OBJEXT): Makefile
 endif
