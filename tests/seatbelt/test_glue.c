@@ -83,6 +83,8 @@ static void reset(enum policy_mode mode)
     ctx.monitor.status_fd = -1;
 }
 
+/* Free what a test left in the backend's slot.  The layout mirrors
+ * struct seatbelt_state, private to the glue: one char *profile. */
 static void teardown_state(void)
 {
     struct { char *profile; } *st = ctx.backend_state[0];
