@@ -12,9 +12,10 @@
  *   working directory and returns SANDBOX_OK so the other backends' enter()
  *   run inside the namespaces (the egress backend opens its loopback
  *   front-ends in our network namespace).
- * harden (the workload, after every enter()): close descriptors above 2,
- *   securebits + zero capabilities + no_new_privs, Landlock scopes, and the
- *   seccomp filter last.
+ * harden (the workload, after every enter()): close descriptors above 2
+ *   (except the filter pipe), securebits + zero capabilities + no_new_privs,
+ *   Landlock scopes, and the seccomp filter last (compiled meanwhile by the
+ *   supervisor, see seccomp_filter.c).
  *
  * full_access: no namespace, no mount, no filter — the policy grants full
  *   access and there is nothing to enforce; the parser already refuses
@@ -24,6 +25,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -71,20 +74,44 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx)
         diag_fatal("linux-ns: cannot leave the working directory in the init: %s", strerror(errno));
 }
 
+/* The supervisor's side after the clone: compile the seccomp filter while
+ * the init builds the mounts, and hand it over.  A failure is reported here
+ * and, since the workload then receives no filter, it refuses to start. */
+static void supervisor_send_filter(const struct sandbox_ctx *ctx, int fd)
+{
+    char err[512];
+    /* A sandbox that already failed has closed the read end: EPIPE, not a
+     * SIGPIPE that would replace its exit status 125 (reproduce_status()
+     * restores the default action before reproducing any signal). */
+    signal(SIGPIPE, SIG_IGN);
+    if (seccomp_filter_send(ctx->policy, fd, err, sizeof err) != 0 && errno != EPIPE)
+        diag("linux-ns: %s", err);
+    close(fd);
+}
+
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
         return SANDBOX_OK;
-    int status_fd;
+    int status_fd, filter[2];
     char err[1024];
+    if (pipe2(filter, O_CLOEXEC) != 0)
+        return sandbox_fail(ctx, "cannot create the seccomp filter pipe: %s", strerror(errno));
     pid_t pid = userns_clone(&state, &status_fd, err, sizeof err);
-    if (pid < 0)
+    if (pid < 0) {
+        close(filter[0]);
+        close(filter[1]);
         return sandbox_fail(ctx, "%s", err);
+    }
     if (pid > 0) {
+        close(filter[0]);
+        supervisor_send_filter(ctx, filter[1]);
         ctx->monitor.pid = pid;
         ctx->monitor.status_fd = status_fd;
         return SANDBOX_SUPERVISE;
     }
+    close(filter[1]);
+    state.filter_fd = filter[0];
     init_build_sandbox(ctx);
     pid_t workload = fork();
     if (workload < 0)
@@ -105,13 +132,20 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 {
     char err[512];
-    if (fd_close_above_stderr(err, sizeof err) != 0)
+    if (state.sandbox) {
+        /* The filter pipe is the one descriptor kept past the close: moved
+         * to 3 first, closed by seccomp_filter_receive(). */
+        if (state.filter_fd != 3 && dup3(state.filter_fd, 3, O_CLOEXEC) != 3)
+            return sandbox_fail(ctx, "cannot keep the seccomp filter pipe: %s", strerror(errno));
+        state.filter_fd = 3;
+    }
+    if (fd_close_above_stderr(state.sandbox ? 4 : 3, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (!state.sandbox)
         return SANDBOX_OK;
     if (caps_drop_all(err, sizeof err) != 0 ||
         host_ipc_landlock_scope(err, sizeof err) != 0 ||
-        seccomp_filter_install(ctx->policy, err, sizeof err) != 0)
+        seccomp_filter_receive(state.filter_fd, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }

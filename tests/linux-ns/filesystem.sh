@@ -114,6 +114,20 @@ suite() {
     cd /
 }
 
+# Which path really ran: the new API uses open_tree/mount_setattr, the
+# forced legacy path only mount(2).
+mount_calls() {
+    strace -f -qq -e trace=open_tree,mount_setattr,move_mount -o "$T_TMP/strace" \
+        "$SUPERVISOR" --policy "$(policy workspace_write false false)" -- /bin/true >/dev/null 2>&1
+    grep -cE 'open_tree\(|mount_setattr\([0-9]' "$T_TMP/strace"
+}
+if command -v strace >/dev/null; then
+    n=$(cd "$(outside_dir)" && mount_calls)
+    if [ "$n" -gt 0 ]; then ok "modern: mount_setattr/open_tree used ($n calls)"; else fail "modern: no new-API mount call"; fi
+    n=$(cd "$(outside_dir)" && HAS_FORCE_LEGACY_MOUNT=1 mount_calls)
+    if [ "$n" = 0 ]; then ok "HAS_FORCE_LEGACY_MOUNT=1: no new-API mount call"; else fail "legacy: $n new-API calls"; fi
+fi
+
 suite modern
 HAS_FORCE_LEGACY_MOUNT=1
 export HAS_FORCE_LEGACY_MOUNT
