@@ -28,7 +28,7 @@ happy_agent_supervisor_SOURCES += core/backend_dlopen.c
 happy_agent_supervisor_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DHAS_BACKEND_MODULE_DIR='"$(abs_top_builddir)/backends/.libs"'
 # Modules call back into the core (sandbox_fail, sandbox_env_set, ...).
-happy_agent_supervisor_LDFLAGS += -Wl,--export-dynamic
+happy_agent_supervisor_LDFLAGS += $(EXPORT_DYNAMIC_LDFLAGS)
 else
 # Each backend's local.mk that links itself in appends -DHAVE_BACKEND_<NAME>
 # to STATIC_BACKEND_DEFS, so the static table lists exactly what was built.
