@@ -21,8 +21,9 @@
  *     layer and appear as empty directories.
  *     Sockets the workload creates itself (in the private /tmp or in a
  *     writable root) work as usual.
- *  2. /dev/shm becomes a private tmpfs (POSIX semaphores and shared memory
- *     work; the host's segments are not visible).
+ *  2. /dev is private and minimal (dev.c): no pty of another terminal, no
+ *     host device; /dev/shm is a private tmpfs (POSIX semaphores and shared
+ *     memory work; the host's segments are not visible).
  *  3. Sockets elsewhere that the environment names (SSH_AUTH_SOCK,
  *     DBUS_*_BUS_ADDRESS unix:path=, DOCKER_HOST / CONTAINER_HOST unix://)
  *     and the usual per-user engine sockets under $HOME (Docker Desktop,
@@ -112,15 +113,6 @@ int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_D
         dirs[i].lower_fd = node.fd; /* kept: the host view for bind sources */
         node.fd = -1;
         safe_path_close(&node);
-    }
-    struct sp_node shm;
-    if (safe_path_open(root_fd, "dev/shm", &shm) == 0) {
-        int rc = S_ISDIR(shm.st.st_mode)
-                     ? mnt_new("tmpfs", &shm, MS_NOSUID | MS_NODEV, "mode=1777", "/dev/shm", err, errlen)
-                     : 0;
-        safe_path_close(&shm);
-        if (rc != 0)
-            return -1;
     }
     return 0;
 }

@@ -22,7 +22,7 @@ struct ipc_private_dir {
 #define IPC_PRIVATE_DIRS 2
 
 /* Overlay /tmp and /run (host content readable, writes private, host
- * sockets unreachable) and mount a private /dev/shm. */
+ * sockets unreachable). */
 int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_DIRS],
                           char *err, size_t errlen);
 
@@ -30,5 +30,8 @@ int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_D
  * over well-known engine sockets outside the private directories. */
 int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
                           char *err, size_t errlen);
+
+/* dev.c: replace /dev by a minimal private one (with a private /dev/shm). */
+int private_dev(int root_fd, bool legacy, char *err, size_t errlen);
 
 #endif

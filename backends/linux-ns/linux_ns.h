@@ -10,7 +10,8 @@
  *   mount_policy.c   the filesystem policy as mounts
  *   mount_ops.c      mount primitives (mount_setattr API and legacy fallback)
  *   safe_path.c      symlink-free path resolution to O_PATH descriptors
- *   host_ipc.c       private /tmp, /run, /dev/shm, host socket masks,
+ *   dev.c            a private, minimal /dev
+ *   host_ipc.c       private /tmp and /run, host socket masks,
  *                    Landlock scopes, session keyring
  *   netns.c          bring `lo` up in the new network namespace
  *   caps.c           securebits, capabilities, no_new_privs

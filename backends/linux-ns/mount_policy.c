@@ -6,7 +6,7 @@
  * over grants" is realised):
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
- *   3. private /tmp, /run, /dev/shm (host_ipc.c);
+ *   3. private /tmp and /run (host_ipc.c), a private minimal /dev (dev.c);
  *   4. writable roots, parents before children, bound writable;
  *   5. write-denied paths bound read-only (recursively) over them;
  *   6. read-denied paths masked: a directory by one shared empty, mode 000,
@@ -300,6 +300,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     if (!root_is_writable_root(p) && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
         goto out;
     if (host_ipc_private_dirs(v.root_fd, v.dirs, err, errlen) != 0 ||
+        private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         writable_roots(&v, ctx, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, err, errlen) != 0 ||

@@ -63,4 +63,33 @@ expect_absent /tmp/has-priv-$$ "/tmp write"
 expect_absent /dev/shm/has-priv-$$ "/dev/shm write"
 run_sup "$P" -- "$PY" -c 'import multiprocessing as m; l = m.Lock(); l.acquire(); l.release(); print("sem-ok")'
 expect_out sem-ok "POSIX semaphores (python multiprocessing) work"
+
+# /dev: another terminal of the same user (a host pty) must not be
+# reachable — reading it would steal the keystrokes typed there.
+"$PY" -c 'import os, sys, time
+m, s = os.openpty()
+open(sys.argv[1] + ".tmp", "w").write(os.ttyname(s)); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)' "$T_TMP/pts" &
+holder=$!
+for _ in $(seq 100); do [ -s "$T_TMP/pts" ] && break; sleep 0.05; done
+pts=$(cat "$T_TMP/pts")
+if "$PY" -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY))' "$pts"; then
+    ok "control: the host pty $pts can be opened outside"
+else
+    fail "control: cannot open $pts outside"
+fi
+run_sup "$P" -- "$PY" -c 'import os, sys; os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY); print("OPENED")' "$pts"
+expect_out_lacks OPENED "the host pty $pts cannot be opened inside"
+kill "$holder" 2>/dev/null
+run_sup "$P" -- sh -c 'ls /dev/pts; ls /dev | tr "\n" " "'
+expect_out '^ptmx$' "/dev/pts is a new instance (only ptmx)"
+expect_out_lacks 'sd[a-z]|nvme|kvm|mem |kmsg' "no host block, memory or kvm device in /dev"
+run_sup "$P" -- sh -c 'echo x > /dev/null && head -c 3 /dev/zero | wc -c && touch /dev/new'
+expect_out '^3$' "/dev/null and /dev/zero work"
+expect_err 'Read-only file system' "/dev itself is read-only"
+run_sup "$P" -- "$PY" -c 'import os; m, s = os.openpty(); os.write(s, b"pty-ok\n"); print(os.read(m, 10).decode().strip())'
+expect_out 'pty-ok' "a new pty inside works"
+"$PY" "$NS_PY/pty_run.py" "$SUPERVISOR" --policy "$P" -- sh -c 'echo via-tty > /dev/tty' >"$T_TMP/ptyout" 2>&1
+OUT=$(cat "$T_TMP/ptyout")
+expect_out via-tty "/dev/tty reaches the caller's controlling terminal"
 finish

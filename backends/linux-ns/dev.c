@@ -1,0 +1,130 @@
+/*
+ * dev.c — a private, minimal /dev.
+ *
+ * The host's /dev, even read-only, is a set of live device nodes: a pty of
+ * the user's other terminal (/dev/pts/N is owned by the user: reading it
+ * steals the keystrokes typed there, a sudo password included; writing it
+ * spoofs output), block devices for members of the disk group, GPUs, sound.
+ * A read-only mount does not stop opening a device.  So /dev is replaced, as
+ * bubblewrap's --dev does, by a tmpfs holding only:
+ *   null zero full random urandom tty   bound from the host nodes
+ *   pts/ (a new devpts instance), ptmx -> pts/ptmx
+ *   shm/ (a private tmpfs: POSIX shared memory and semaphores)
+ *   fd stdin stdout stderr              symlinks into /proc/self/fd
+ * and is then made read-only.  The caller's own terminal stays reachable
+ * through the inherited descriptors 0-2 and /dev/tty (its controlling
+ * terminal), never by a /dev/pts name.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "host_ipc.h"
+#include "linux_ns.h"
+#include "mount_ops.h"
+
+static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+#define DEV_NODES (sizeof dev_nodes / sizeof dev_nodes[0])
+
+static const char *const dev_links[][2] = {
+    {"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
+    {"stderr", "/proc/self/fd/2"}, {"ptmx", "pts/ptmx"},
+};
+
+/* Create `name` in the new /dev and bind the host node over it. */
+static int bind_node(int newdev, const struct sp_node *host, const char *name, bool legacy,
+                     char *err, size_t errlen)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/dev/%s", name);
+    int fd = openat(newdev, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create the mount point: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    struct sp_node dst;
+    int e = safe_path_open(newdev, name, &dst);
+    if (e != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(-e));
+        return -1;
+    }
+    int rc = mnt_bind(legacy, host, &dst, BIND_KEEP, path, err, errlen);
+    safe_path_close(&dst);
+    return rc;
+}
+
+/* mkdir `name` in the new /dev and mount a fresh `type` there. */
+static int sub_mount(int newdev, const char *name, mode_t mode, const char *type, const char *data,
+                     char *err, size_t errlen)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/dev/%s", name);
+    if (mkdirat(newdev, name, 0700) != 0 || fchmodat(newdev, name, mode, 0) != 0) {
+        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    struct sp_node dir;
+    int e = safe_path_open(newdev, name, &dir);
+    if (e != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(-e));
+        return -1;
+    }
+    int rc = mnt_new(type, &dir, MS_NOSUID | MS_NOEXEC, data, path, err, errlen);
+    safe_path_close(&dir);
+    return rc;
+}
+
+static int populate(int newdev, struct sp_node host[DEV_NODES], bool legacy, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < DEV_NODES; i++)
+        if (host[i].fd >= 0 && bind_node(newdev, &host[i], dev_nodes[i], legacy, err, errlen) != 0)
+            return -1;
+    for (size_t i = 0; i < sizeof dev_links / sizeof dev_links[0]; i++)
+        if (symlinkat(dev_links[i][1], newdev, dev_links[i][0]) != 0) {
+            snprintf(err, errlen, "/dev/%s: cannot create the symlink: %s", dev_links[i][0], strerror(errno));
+            return -1;
+        }
+    if (sub_mount(newdev, "pts", 0755, "devpts", "newinstance,ptmxmode=0666,mode=0620", err, errlen) != 0 ||
+        sub_mount(newdev, "shm", 01777, "tmpfs", "mode=1777", err, errlen) != 0)
+        return -1;
+    /* Nothing may be created in /dev itself from now on. */
+    if (mount(NULL, fd_path(newdev).s, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) != 0) {
+        snprintf(err, errlen, "/dev: cannot make the private /dev read-only: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int private_dev(int root_fd, bool legacy, char *err, size_t errlen)
+{
+    struct sp_node dev;
+    if (safe_path_open(root_fd, "dev", &dev) != 0 || !S_ISDIR(dev.st.st_mode)) {
+        snprintf(err, errlen, "/dev is missing or not a directory");
+        return -1;
+    }
+    struct sp_node host[DEV_NODES];
+    for (size_t i = 0; i < DEV_NODES; i++)
+        if (safe_path_open(dev.fd, dev_nodes[i], &host[i]) != 0 || !S_ISCHR(host[i].st.st_mode))
+            safe_path_close(&host[i]); /* absent (no /dev/tty in some containers): left out */
+    int rc = -1, newdev = -1;
+    if (mnt_new("tmpfs", &dev, MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k", "/dev", err, errlen) != 0)
+        goto out;
+    if ((newdev = safe_path_reopen(&dev)) < 0) {
+        snprintf(err, errlen, "/dev: cannot open the private /dev: %s", strerror(-newdev));
+        goto out;
+    }
+    rc = populate(newdev, host, legacy, err, errlen);
+out:
+    if (newdev >= 0)
+        close(newdev);
+    for (size_t i = 0; i < DEV_NODES; i++)
+        safe_path_close(&host[i]);
+    safe_path_close(&dev);
+    return rc;
+}
