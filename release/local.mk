@@ -1,1 +1,4 @@
-# release: rules for this part of the tree (owned by its backend).
+# release/: nothing for automake to build. The npm packages and the static
+# musl binaries are made from a git checkout by the scripts in release/
+# (release/check runs them all; see release/README.md), never from a dist
+# tarball, so none of release/ is distributed.
