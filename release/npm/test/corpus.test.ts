@@ -36,7 +36,7 @@ for (const file of cases("valid")) {
 }
 
 for (const file of cases("invalid")) {
-    test(`invalid/${file} is refused, naming every expected path`, () => {
+    test(`invalid/${file} is refused, naming exactly the expected paths`, () => {
         const value: unknown = JSON.parse(readFileSync(join(corpus, "invalid", file), "utf8"));
         const expected = readFileSync(join(corpus, "invalid", file.replace(/\.json$/, ".paths")), "utf8")
             .split("\n")
@@ -50,10 +50,10 @@ for (const file of cases("invalid")) {
             thrown = error;
         }
         assert.ok(thrown instanceof SupervisorPolicyError, `${file} was accepted`);
-        const reported = thrown.problems.map((p) => p.path);
-        for (const path of expected) {
-            assert.ok(reported.includes(path), `${file}: no problem reported at ${path}; got: ${thrown.message}`);
-            assert.ok(thrown.message.includes(`${path}: `), `${file}: the message does not name ${path}`);
-        }
+        for (const path of expected)
+            assert.ok(thrown.message.includes(`${path}: `), `${file}: the message does not name ${path}: ${thrown.message}`);
+        // Exactly the listed paths, as the C corpus test demands of its side.
+        const reported = [...new Set(thrown.problems.map((p) => p.path))].sort();
+        assert.deepEqual(reported, [...new Set(expected)].sort(), `${file}: ${thrown.message}`);
     });
 }
