@@ -177,6 +177,12 @@ def cmd_hostile(origin_port):
     s.close()
     time.sleep(0.3)
 
+    # A reader that stalls mid-download, holding its tunnel open throughout:
+    # back-pressure must stop its upstream, not the loop.
+    stalled, _, _ = connect_tunnel(f"127.0.0.1:{origin_port}")
+    stalled.sendall(b"GET /bytes?n=67108864&seed=x HTTP/1.1\r\nHost: o\r\n\r\n")
+    stalled.recv(1000)
+
     threads = [threading.Thread(target=f, daemon=True) for f in (garbage, oversized, slowloris, idle)]
     for t in threads:
         t.start()
@@ -189,9 +195,19 @@ def cmd_hostile(origin_port):
     print("GOOD", "ok" if good else "CORRUPT", "%.1fs" % took)
     for t in threads:
         t.join(timeout=20)
+    stalled.close()
     for k in ("garbage", "oversized", "slowloris"):
         print(k.upper(), results.get(k, "no result"))
     sys.exit(0 if good and took < 5 else 1)
+
+
+def cmd_stall(origin_port, seconds):
+    """Request 64 MiB, read 100 bytes, then stall for SECONDS."""
+    s, _, _ = connect_tunnel(f"127.0.0.1:{origin_port}")
+    s.sendall(b"GET /bytes?n=67108864&seed=x HTTP/1.1\r\nHost: o\r\n\r\n")
+    s.recv(100)
+    print("STALLED", flush=True)
+    time.sleep(float(seconds))
 
 
 def main():

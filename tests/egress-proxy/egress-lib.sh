@@ -56,6 +56,33 @@ sbx() {
     ERR=$(cat "$T_TMP/err")
 }
 
+# sbx_bg OUTFILE POLICY TARGET...: the same, in the background; sets SUP.
+sbx_bg() {
+    local out=$1 pol=$2
+    shift 2
+    if [ "$RUNNER" = harness ]; then
+        "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" "$pol" "$@" >"$out" 2>&1 </dev/null &
+    else
+        "$SUPERVISOR" --policy "$pol" -- "$@" >"$out" 2>&1 </dev/null &
+    fi
+    SUP=$!
+}
+
+# egress_pid_of PID: the egress process among PID's children -- the one
+# whose resolver pool makes it multi-threaded.  Waits up to 5 s.
+egress_pid_of() {
+    local p _
+    for _ in $(seq 50); do
+        for p in $(pgrep -P "$1"); do
+            if [ "$(awk '/^Threads:/ {print $2}' "/proc/$p/status" 2>/dev/null)" -gt 1 ] 2>/dev/null; then
+                echo "$p"
+                return
+            fi
+        done
+        sleep 0.1
+    done
+}
+
 start_origin() {
     "$PY" "$EG_DIR/origin.py" "$T_TMP/origin.port" &
     ORIGIN_PID=$!

@@ -31,4 +31,4 @@ endif
 EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/egress-lib.sh \
 	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
-	tests/egress-proxy/bench-proxy
+	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py

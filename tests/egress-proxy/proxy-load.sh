@@ -28,4 +28,23 @@ expect_out '^GARBAGE HTTP/1.1 400' "garbage: 400"
 expect_out '^OVERSIZED HTTP/1.1 431' "oversized head: 431"
 expect_out '^SLOWLORIS closed after (9|10|11|12)s' "slowloris cut off by the handshake timeout"
 
+# A stalled reader: back-pressure parks its transfer; the egress process
+# must not spin on it (level-triggered epoll makes that an easy bug).
+sbx_bg "$T_TMP/stall" "$BOTH" "$PY" "$CLIENTS" stall "$ORIGIN_PORT" 4
+SPID=$SUP
+for _ in $(seq 50); do grep -q STALLED "$T_TMP/stall" && break; sleep 0.1; done
+EG=$(egress_pid_of "$SPID")
+if [ -n "$EG" ] && grep -q STALLED "$T_TMP/stall"; then
+    sleep 0.5
+    a=$(awk '{print $14 + $15}' "/proc/$EG/stat")
+    sleep 2
+    b=$(awk '{print $14 + $15}' "/proc/$EG/stat")
+    hz=$(getconf CLK_TCK)
+    if [ $((b - a)) -le $((hz / 10)) ]; then ok "a stalled reader costs the egress process no CPU ($((b - a)) ticks in 2 s)"
+    else fail "the egress process spins on a stalled reader: $((b - a)) ticks in 2 s"; fi
+else
+    fail "stalled-reader set-up failed: $(cat "$T_TMP/stall")"
+fi
+wait "$SPID"
+
 finish

@@ -244,6 +244,90 @@ static void test_base64_and_creds(void)
     CU_ASSERT_STRING_EQUAL(hex, "00ff10ab");
 }
 
+/* A small deterministic PRNG (xorshift), so a failure reproduces. */
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ull;
+static unsigned rnd(unsigned n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state % n);
+}
+
+/* Flip, insert, delete and truncate bytes of valid messages; whatever the
+ * parsers make of the result must stay within the buffer and the limits. */
+static size_t mutate(const unsigned char *seed, size_t len, unsigned char *out, size_t cap)
+{
+    memcpy(out, seed, len);
+    unsigned edits = 1 + rnd(4);
+    static const unsigned char specials[] = {0, '\r', '\n', ' ', ':', '[', ']', '@', '.', 0xff, 5, 3};
+    for (unsigned e = 0; e < edits && len > 0; e++) {
+        size_t at = rnd((unsigned)len);
+        unsigned char b = rnd(2) ? specials[rnd(sizeof specials)] : (unsigned char)rnd(256);
+        switch (rnd(4)) {
+        case 0: out[at] = b; break;
+        case 1:
+            if (len < cap) {
+                memmove(out + at + 1, out + at, len - at);
+                out[at] = b;
+                len++;
+            }
+            break;
+        case 2:
+            memmove(out + at, out + at + 1, len - at - 1);
+            len--;
+            break;
+        default: len = at; break;
+        }
+    }
+    return len;
+}
+
+static void test_mutations(void)
+{
+    static const char *const http_seeds[] = {
+        "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n" AUTH "\r\n",
+        "GET http://[::1]:8080/a?b HTTP/1.1\r\nHost: x\r\nConnection: a, b\r\na: 1\r\n" AUTH "\r\nbody",
+    };
+    static unsigned char buf[HTTP_HEAD_MAX + 64];
+    unsigned bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        const char *seed = http_seeds[i % 2];
+        size_t len = mutate((const unsigned char *)seed, strlen(seed), buf, sizeof buf);
+        struct http_request r;
+        rewritten_len = 0;
+        enum http_parse_result res = http_parse_request((const char *)buf, len, &r, rewritten, &rewritten_len);
+        if (res == HTTP_PARSED) {
+            bad += r.head_len > len || r.host < (const char *)buf ||
+                   r.host + r.host_len > (const char *)buf + len || rewritten_len > HTTP_REWRITE_MAX ||
+                   r.user_len >= sizeof r.user || r.pass_len >= sizeof r.pass || r.port == 0;
+        } else if (res != HTTP_NEED_MORE && res != HTTP_MALFORMED && res != HTTP_TOO_LARGE) {
+            bad++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+
+    static const unsigned char socks_seed[] = {5, 1, 0, 3, 11, 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.', 'c', 'o', 'm', 1, 187};
+    static const unsigned char auth_seed[] = {1, 3, 'a', 'b', 'c', 2, 'x', 'y'};
+    for (int i = 0; i < 200000; i++) {
+        size_t used = 0, len;
+        struct socks5_request r;
+        struct socks5_auth a;
+        len = mutate(socks_seed, sizeof socks_seed, buf, 300);
+        if (socks5_parse_request(buf, len, &used, &r) == SOCKS5_OK)
+            bad += used > len || r.host_len > 255 || r.host[r.host_len] != '\0';
+        len = mutate(auth_seed, sizeof auth_seed, buf, 600);
+        if (socks5_parse_auth(buf, len, &used, &a) == SOCKS5_OK)
+            bad += used > len || a.user_len > 255 || a.pass_len > 255;
+        len = mutate(socks_seed, 6, buf, 300);
+        used = 0;
+        enum socks5_result g = socks5_parse_greeting(buf, len, &used);
+        if (g == SOCKS5_OK || g == SOCKS5_NO_METHOD)
+            bad += used > len || used < 3;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -255,6 +339,7 @@ int main(void)
     CU_add_test(s, "HTTP limits", test_http_limits);
     CU_add_test(s, "SOCKS5 greeting, auth, request", test_socks5);
     CU_add_test(s, "base64 and credentials", test_base64_and_creds);
+    CU_add_test(s, "mutated messages stay in bounds", test_mutations);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures();
