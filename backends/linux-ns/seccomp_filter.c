@@ -138,13 +138,22 @@ static const struct rule rules[] = {
 static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
 {
     uint32_t action = SCMP_ACT_ERRNO((uint32_t)r->error);
+    /* Comparisons spelt out in full (not SCMP_A0()/SCMP_A1(), whose
+     * expansion leaves fields implicit): (arg & datum_a) == datum_b. */
+    struct scmp_arg_cmp cmp = {.op = SCMP_CMP_MASKED_EQ};
     switch (r->arg) {
     case ARG0_HAS_FLAG:
-        return seccomp_rule_add(f, action, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, r->value, r->value));
+        cmp.arg = 0;
+        cmp.datum_a = r->value;
+        cmp.datum_b = r->value;
+        return seccomp_rule_add_array(f, action, nr, 1, &cmp);
     case ARG1_LOW32_EQ:
-        return seccomp_rule_add(f, action, nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, r->value));
+        cmp.arg = 1;
+        cmp.datum_a = 0xffffffffULL;
+        cmp.datum_b = r->value;
+        return seccomp_rule_add_array(f, action, nr, 1, &cmp);
     default:
-        return seccomp_rule_add(f, action, nr, 0);
+        return seccomp_rule_add_array(f, action, nr, 0, NULL);
     }
 }
 
