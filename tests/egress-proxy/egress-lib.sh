@@ -23,20 +23,20 @@ proxy_policy() {
     printf '{"mode":"read_only","network":{"egress":true,"localBinding":true,"allowedHosts":[%s],"outgoingProxy":{"frontEnds":[%s]}}}' "$2" "$1"
 }
 
-# The runner: the real supervisor when this build can enforce a proxy
-# policy (it needs the linux-ns backend for the network namespace);
-# otherwise skip -- or, for development only, EGRESS_TEST_HARNESS=1 runs
-# the backend under tests/egress-proxy/egress_harness instead.
+# The runner: the real supervisor, which needs the linux-ns backend for the
+# network namespace (without it the tests skip).  For development only,
+# EGRESS_TEST_HARNESS=1 runs the backend under egress_harness instead (with
+# a sanitizer build, that is how the egress process's loop gets checked).
 RUNNER=supervisor
-probe=$("$SUPERVISOR" --policy "$(proxy_policy '"http"' '"127.0.0.1"')" -- /bin/true 2>&1 </dev/null)
-probe_rc=$?
-if [ "$probe_rc" != 0 ]; then
-    if [ "${EGRESS_TEST_HARNESS:-0}" = 1 ] && [ -x "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" ]; then
-        RUNNER=harness
-        echo "# NOTE: running under egress_harness, not the supervisor ($probe)"
-    elif printf '%s' "$probe" | grep -q 'no enforcement backend'; then
-        skip "the linux-ns backend is not in this build, and the proxy needs its network namespace ($probe)"
-    else
+if [ "${EGRESS_TEST_HARNESS:-0}" = 1 ] && [ -x "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" ]; then
+    RUNNER=harness
+    echo "# NOTE: EGRESS_TEST_HARNESS=1: running under egress_harness, not the supervisor"
+else
+    probe=$("$SUPERVISOR" --policy "$(proxy_policy '"http"' '"127.0.0.1"')" -- /bin/true 2>&1 </dev/null)
+    if [ $? != 0 ]; then
+        if printf '%s' "$probe" | grep -q 'no enforcement backend'; then
+            skip "the linux-ns backend is not in this build, and the proxy needs its network namespace ($probe)"
+        fi
         echo "the supervisor cannot run a proxy policy: $probe"
         exit 1
     fi
