@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,12 +198,31 @@ static void resolver_done(struct egress_loop *loop, int fd)
     }
 }
 
+/*
+ * Out of descriptors, a level-triggered listener would report the same
+ * pending client forever and the loop would spin.  A descriptor held in
+ * reserve is given up to accept that client and close it at once.
+ */
+static int reserve_fd = -1;
+
+static void shed_pending_client(int listen_fd)
+{
+    if (reserve_fd >= 0)
+        close(reserve_fd);
+    int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0)
+        close(fd);
+    reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static void accept_clients(struct egress_loop *loop, struct listener *l)
 {
     for (int i = 0; i < 64; i++) {
         int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+            shed_pending_client(l->fd);
         if (fd < 0)
-            return;   /* EAGAIN, or EMFILE/ECONNABORTED: retried on the next event */
+            return;   /* EAGAIN, or ECONNABORTED: retried on the next event */
         struct conn *c = loop->nconns < loop->max_conns ? calloc(1, sizeof *c) : NULL;
         unsigned char *in = c ? malloc(CONN_IN_CAP) : NULL;
         if (!in) {
@@ -293,6 +313,7 @@ int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t
                     int control_fd, char *err, size_t errlen)
 {
     static struct watch resolver_watch = {W_RESOLVER}, control_watch = {W_CONTROL};
+    reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int resolver_fd = resolver_start();
     if (resolver_fd < 0) {
         snprintf(err, errlen, "cannot start the resolver threads: %s", strerror(errno));
