@@ -5,7 +5,7 @@ Proxy coordinates come from HTTP_PROXY / ALL_PROXY in the environment.
 Each command prints one line per finding and exits 0 when everything it
 checks held.
   raw-http HOSTPORT-REQUEST-ESCAPED     send raw bytes, print the status line
-  socks HOST ATYP PORT [USER PASS]      print the SOCKS5 reply code (or auth failure)
+  socks HOST ATYP PORT [USER PASS [CMD]] print the SOCKS5 reply code (or auth failure)
   concurrent N ORIGINPORT               N CONNECT tunnels open at once, then each fetches
   hostile ORIGINPORT                    hostile clients plus a good one, checks the good one
 """
@@ -78,7 +78,7 @@ def cmd_raw_http(req):
             print(line)
 
 
-def cmd_socks(host, atyp, port, user=None, pw=None):
+def cmd_socks(host, atyp, port, user=None, pw=None, command="1"):
     phost, pport, puser, ppw = proxy("ALL_PROXY")
     user = puser if user is None else user
     pw = ppw if pw is None else pw
@@ -98,7 +98,7 @@ def cmd_socks(host, atyp, port, user=None, pw=None):
         addr = b"\x01" + socket.inet_pton(socket.AF_INET, host)
     else:
         addr = b"\x04" + socket.inet_pton(socket.AF_INET6, host)
-    s.sendall(b"\x05\x01\x00" + addr + struct.pack(">H", int(port)))
+    s.sendall(b"\x05" + bytes([int(command)]) + b"\x00" + addr + struct.pack(">H", int(port)))
     rep = s.recv(10)
     print("REPLY", rep[1] if len(rep) > 1 else "none")
     if len(rep) > 1 and rep[1] == 0:

@@ -83,6 +83,8 @@ sbx "$BOTH" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 1
 expect_out '^REPLY 5$' "SOCKS5 connection refused: 0x05"
 sbx "$BOTH" "$PY" "$CLIENTS" socks allowed.invalid domain 80
 expect_out '^REPLY 4$' "SOCKS5 unresolvable host: 0x04"
+sbx "$BOTH" /bin/sh -c 's=${ALL_PROXY#*sandbox:}; exec '"$PY $CLIENTS"' socks 127.0.0.1 ipv4 '"$ORIGIN_PORT"' sandbox "${s%@*}" 2'
+expect_out '^REPLY 7$' "SOCKS5 BIND: 0x07 command not supported"
 sbx "$BOTH" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 "$ORIGIN_PORT" sandbox wrong
 expect_out '^AUTH-FAILED 0101$' "SOCKS5 wrong password refused"
 sbx "$BOTH" /usr/bin/curl -sS -x "" --socks5-hostname 127.0.0.1:1080 "http://$O/hello"
