@@ -37,6 +37,10 @@
  *  5. Keyring: the init joins a fresh anonymous session keyring, and the
  *     keyctl family is refused by the seccomp filter.
  *
+ * A writable root at or above /tmp or /run (allowedWritePaths ["/tmp"], or
+ * "/") means the policy grants writing the host directory: it is then not
+ * replaced, and its sockets stay as reachable as they are writable.
+ *
  * Not covered: a host pathname socket at a location not listed above (e.g.
  * inside a project directory or $HOME at an unusual path).
  */
@@ -91,13 +95,32 @@ out:
     return rc;
 }
 
-int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_DIRS],
+/* `path` is `root` or lies beneath it. */
+static bool inside(const char *path, const char *root)
+{
+    if (strcmp(root, "/") == 0)
+        return true;
+    size_t n = strlen(root);
+    return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static bool granted(const char *path, const char *const *writable)
+{
+    for (size_t i = 0; writable[i]; i++)
+        if (inside(path, writable[i]))
+            return true;
+    return false;
+}
+
+int host_ipc_private_dirs(int root_fd, const char *const *writable, struct ipc_private_dir dirs[IPC_PRIVATE_DIRS],
                           char *err, size_t errlen)
 {
     static const char *const paths[IPC_PRIVATE_DIRS] = {"/tmp", "/run"};
     for (int i = 0; i < IPC_PRIVATE_DIRS; i++) {
         dirs[i].path = paths[i];
         dirs[i].lower_fd = -1;
+        if (granted(paths[i], writable))
+            continue;
         struct sp_node node;
         /* Absent, or a symlink (a /run -> /var/run setup): nothing to hide
          * behind an overlay here; the socket masks below still apply. */

@@ -22,8 +22,10 @@ struct ipc_private_dir {
 #define IPC_PRIVATE_DIRS 2
 
 /* Overlay /tmp and /run (host content readable, writes private, host
- * sockets unreachable). */
-int host_ipc_private_dirs(int root_fd, struct ipc_private_dir dirs[IPC_PRIVATE_DIRS],
+ * sockets unreachable) — except a directory that is itself inside a
+ * writable root (`writable`, NULL-terminated): the policy grants writing
+ * the host directory there, sockets included. */
+int host_ipc_private_dirs(int root_fd, const char *const *writable, struct ipc_private_dir dirs[IPC_PRIVATE_DIRS],
                           char *err, size_t errlen);
 
 /* Bind /dev/null over host sockets named by the workload's environment and

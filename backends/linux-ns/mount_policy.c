@@ -129,23 +129,25 @@ static const char **sorted(const struct string_list *list, const char *extra)
     return out;
 }
 
-static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, char *err, size_t errlen)
+/* The writable roots, sorted: the cwd (workspace_write, auto) and
+ * allowedWritePaths.  NULL-terminated; free() the array only. */
+static const char **writable_root_list(const struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    const char *cwd = policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL;
-    const char **roots = sorted(&p->allowed_write_paths, cwd);
-    if (!roots) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    return sorted(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
+}
+
+static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, const char **roots,
+                          char *err, size_t errlen)
+{
     int rc = 0;
     for (size_t i = 0; rc == 0 && roots[i]; i++) {
         if (strcmp(roots[i], "/") == 0)
             continue; /* the root was left writable */
-        const char *field = roots[i] == cwd ? "working directory (the workspace write root)" : "allowedWritePaths";
+        const char *field = roots[i] == ctx->cwd ? "working directory (the workspace write root)"
+                                                 : "allowedWritePaths";
         rc = bind_in_place(v, field, roots[i], BIND_RW, err, errlen);
     }
-    free(roots);
     return rc;
 }
 
@@ -261,10 +263,10 @@ static int mask_proc_keys(const struct view *v, const struct sp_node *devnull, c
     return rc;
 }
 
-static bool root_is_writable_root(const struct policy *p)
+static bool root_is_writable_root(const char **roots)
 {
-    for (size_t i = 0; i < p->allowed_write_paths.count; i++)
-        if (strcmp(p->allowed_write_paths.items[i], "/") == 0)
+    for (size_t i = 0; roots[i]; i++)
+        if (strcmp(roots[i], "/") == 0)
             return true;
     return false;
 }
@@ -282,7 +284,8 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
 {
     const struct policy *p = ctx->policy;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
-        snprintf(err, errlen, "cannot make the mount namespace private: %s", strerror(errno));
+        /* The first mount: where a restricted user namespace (AppArmor) shows. */
+        kernel_diag_userns("cannot make the mount namespace private", errno, err, errlen);
         return -1;
     }
     struct view v = {.legacy = st->legacy_mounts};
@@ -295,13 +298,18 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     }
     struct sp_node devnull = {.parent = -1, .fd = -1};
     int rc = -1;
+    const char **roots = writable_root_list(ctx);
+    if (!roots) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
     if (open_devnull(v.root_fd, &devnull, err, errlen) != 0)
         goto out;
-    if (!root_is_writable_root(p) && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
+    if (!root_is_writable_root(roots) && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
         goto out;
-    if (host_ipc_private_dirs(v.root_fd, v.dirs, err, errlen) != 0 ||
+    if (host_ipc_private_dirs(v.root_fd, roots, v.dirs, err, errlen) != 0 ||
         private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
-        writable_roots(&v, ctx, err, errlen) != 0 ||
+        writable_roots(&v, ctx, roots, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, err, errlen) != 0 ||
         host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||
@@ -310,6 +318,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         goto out;
     rc = 0;
 out:
+    free(roots);
     safe_path_close(&devnull);
     close_view(&v);
     return rc;

@@ -111,6 +111,15 @@ suite() {
     expect_content "$tws/t" t "$tag: workspace under /tmp is the host directory"
     expect_out '^p$' "$tag: /tmp is writable inside"
     expect_absent "$T_TMP/private-$tag" "$tag: /tmp writes stay private"
+
+    # --- a writable root at or above /tmp: the host directory, not a copy ----
+    if [ "${T_TMP#/tmp/}" != "$T_TMP" ]; then
+        run_sup "$(policy read_only false false '"allowedWritePaths":["/tmp"]')" -- sh -c "echo g > '$T_TMP/granted-$tag'"
+        expect_content "$T_TMP/granted-$tag" g "$tag: allowedWritePaths [/tmp] writes the host /tmp"
+    fi
+    cd / || return
+    run_sup "$WW" -- sh -c "echo r > '$out/root-cwd'"
+    expect_content "$out/root-cwd" r "$tag: workspace_write with cwd / makes / writable"
     cd /
 }
 
