@@ -132,6 +132,15 @@ static int add_rules(scmp_filter_ctx ctx)
     }
     struct scmp_arg_cmp above = SCMP_A0(SCMP_CMP_GT, (scmp_datum_t)AF_MAX);
     r = r ? r : deny(ctx, "socket", EAFNOSUPPORT, 1, &above);
+    /* Signals only to itself (raise, abort, libc's thread signals): a
+     * subverted egress process cannot signal the caller's other processes. */
+    struct scmp_arg_cmp not_self = SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)getpid());
+    static const char *const signalling[] = {"kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"};
+    for (size_t i = 0; !r && i < sizeof signalling / sizeof signalling[0]; i++)
+        r = deny(ctx, signalling[i], EPERM, 1, &not_self);
+    r = r ? r : deny(ctx, "tkill", EPERM, 0, NULL);
+    r = r ? r : deny(ctx, "pidfd_open", EPERM, 0, NULL);
+    r = r ? r : deny(ctx, "pidfd_send_signal", EPERM, 0, NULL);
     struct scmp_arg_cmp sti = SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI);
     struct scmp_arg_cmp linux_ioctl = SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)TIOCLINUX);
     r = r ? r : deny(ctx, "ioctl", EPERM, 1, &sti);

@@ -16,6 +16,12 @@ tests_egress_proxy_test_proxy_parsers_LDADD = $(EGRESS_TEST_LIBS)
 if HOST_LINUX
 BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh
+check_PROGRAMS += tests/egress-proxy/test_confine
+UNIT_TESTS += tests/egress-proxy/test_confine
+tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
+	backends/egress-proxy/confine.h backends/egress-proxy/confine.c
+tests_egress_proxy_test_confine_CFLAGS = $(EGRESS_TEST_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
+tests_egress_proxy_test_confine_LDADD = $(CUNIT_LIBS) $(SECCOMP_LIBS) $(CAPNG_LIBS) -lpthread
 # A stand-in for linux-ns (user + network namespace, lo up) that drives the
 # backend's hooks directly; used when the build has no linux-ns backend.
 check_PROGRAMS += tests/egress-proxy/egress_harness
