@@ -201,6 +201,34 @@ def cmd_hostile(origin_port):
     sys.exit(0 if good and took < 5 else 1)
 
 
+def cmd_halfclose(digest_port, via):
+    """Send 1 MiB, half-close, read the digest back: the end of stream must
+    reach the origin while the way back stays open."""
+    payload = os.urandom(1 << 20)
+    if via == "http":
+        s, head, rest = connect_tunnel(f"127.0.0.1:{digest_port}")
+    else:
+        phost, pport, user, pw = proxy("ALL_PROXY")
+        s = socket.create_connection((phost, pport), timeout=30)
+        s.sendall(b"\x05\x01\x02")
+        s.recv(2)
+        s.sendall(b"\x01" + bytes([len(user)]) + user.encode() + bytes([len(pw)]) + pw.encode())
+        s.recv(2)
+        s.sendall(b"\x05\x01\x00\x01" + socket.inet_aton("127.0.0.1") + struct.pack(">H", int(digest_port)))
+        s.recv(10)
+        rest = b""
+    s.sendall(payload)
+    s.shutdown(socket.SHUT_WR)
+    data = rest
+    while True:
+        c = s.recv(4096)
+        if not c:
+            break
+        data += c
+    ok = data.decode().strip() == hashlib.sha256(payload).hexdigest()
+    print("HALFCLOSE", via, "ok" if ok else "MISMATCH " + data.decode(errors="replace")[:80])
+
+
 def cmd_stall(origin_port, seconds):
     """Request 64 MiB, read 100 bytes, then stall for SECONDS."""
     s, _, _ = connect_tunnel(f"127.0.0.1:{origin_port}")

@@ -91,6 +91,7 @@ start_origin() {
         sleep 0.1
     done
     ORIGIN_PORT=$(cat "$T_TMP/origin.port" 2>/dev/null)
+    DIGEST_PORT=$(cat "$T_TMP/origin.port.digest" 2>/dev/null)
     [ -n "$ORIGIN_PORT" ] || { echo "the origin server did not start"; exit 1; }
 }
 

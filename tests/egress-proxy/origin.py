@@ -3,7 +3,9 @@
 
 Routes: /hello; /bytes?n=N&seed=S (deterministic bytes); /trickle (1 KiB
 every 50 ms, forever); /echo-headers (the request head it received).
-Writes its port to PORTFILE once listening.
+Writes its port to PORTFILE once listening, and the port of a raw TCP
+"digest" server (reads to end of stream, answers its SHA-256) to
+PORTFILE.digest.
 """
 import hashlib
 import http.server
@@ -74,7 +76,29 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     request_queue_size = 1024
 
 
+class DigestHandler(socketserver.BaseRequestHandler):
+    """Raw TCP: read to end of stream, then answer with the SHA-256 of it."""
+
+    def handle(self):
+        h = hashlib.sha256()
+        while True:
+            data = self.request.recv(65536)
+            if not data:
+                break
+            h.update(data)
+        self.request.sendall(h.hexdigest().encode() + b"\n")
+
+
+class RawServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+
+
 def main():
+    raw = RawServer(("127.0.0.1", 0), DigestHandler)
+    import threading
+    threading.Thread(target=raw.serve_forever, daemon=True).start()
+    with open(sys.argv[1] + ".digest", "w") as f:
+        f.write(str(raw.server_address[1]))
     srv = Server(("127.0.0.1", 0), Handler)
     with open(sys.argv[1] + ".tmp", "w") as f:
         f.write(str(srv.server_address[1]))

@@ -17,6 +17,10 @@ hashes=$(printf '%s\n' "$OUT" | awk '{print $1}' | sort | uniq -c)
 if [ "$(printf '%s\n' "$OUT" | grep -c "^$WANT ")" = 3 ]; then ok "64 MiB identical by hash through CONNECT, absolute-URI and SOCKS5"
 else fail "64 MiB transfers differ: want $WANT, got $hashes; $ERR"; fi
 
+sbx "$BOTH" /bin/sh -c "$PY $CLIENTS halfclose $DIGEST_PORT http; $PY $CLIENTS halfclose $DIGEST_PORT socks"
+expect_out '^HALFCLOSE http ok$' "half-close passes through a CONNECT tunnel, the way back stays open"
+expect_out '^HALFCLOSE socks ok$' "half-close passes through a SOCKS5 tunnel"
+
 sbx "$BOTH" "$PY" "$CLIENTS" concurrent 200 "$ORIGIN_PORT"
 expect_rc 0 "200 concurrent tunnels"
 expect_out '^OPEN 200$' "all 200 tunnels open at once"
