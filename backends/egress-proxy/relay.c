@@ -73,15 +73,21 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
     /* A hung-up source has only what is already queued: read it all. */
     while (progress && (moved < RELAY_BUDGET || src_hup) && !d->shut && !d->dead) {
         progress = false;
+        bool prefix_blocked = false;
         while (d->prefix_off < d->prefix_len) {
             ssize_t w = send(dst, d->prefix + d->prefix_off, d->prefix_len - d->prefix_off, MSG_NOSIGNAL);
-            if (w < 0 && errno == EAGAIN)
-                return PUMP_OK;
+            if (w < 0 && errno == EAGAIN) {
+                /* Keep filling the pipe below (pipe data goes out only after
+                 * the prefix); returning here would leave EPOLLIN asked for
+                 * on a readable source and spin. */
+                prefix_blocked = true;
+                break;
+            }
             if (w <= 0)
                 return PUMP_ERROR;
             d->prefix_off += (size_t)w;
         }
-        if (d->bytes > 0) {
+        if (!prefix_blocked && d->bytes > 0) {
             ssize_t n = splice(d->pipe_rd, NULL, dst, NULL, d->bytes, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
             if (n < 0 && errno != EAGAIN)
                 return PUMP_ERROR;
@@ -106,7 +112,7 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
             } else if (errno == EAGAIN) {
                 /* Either the socket is empty or the pipe is full (its slots
                  * can fill before its byte capacity).  With bytes in the pipe
-                 * the destination is blocked anyway: wait for it. */
+                 * the destination (or its prefix) is blocked: wait for it. */
                 if (d->bytes > 0)
                     d->maybe_full = true;
             } else {
