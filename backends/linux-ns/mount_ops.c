@@ -172,9 +172,15 @@ static bool under(const char *mp, const char *prefix)
  * by the workload either and is skipped. */
 static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
 {
+    int root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0) {
+        snprintf(err, errlen, "cannot open /: %s", strerror(errno));
+        return -1;
+    }
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f) {
         snprintf(err, errlen, "cannot read /proc/self/mountinfo: %s", strerror(errno));
+        close(root_fd);
         return -1;
     }
     char *line = NULL;
@@ -191,22 +197,27 @@ static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
         unescape(mp);
         if (!under(mp, prefix))
             continue;
-        int fd = open(mp, O_PATH | O_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EACCES || errno == ENOENT || errno == ENOTDIR)
-                continue;
-            snprintf(err, errlen, "%s: cannot open mount point: %s", mp, strerror(errno));
+        /* Resolved without following symlinks: mountinfo paths are
+         * canonical, and a link swapped in meanwhile must not redirect the
+         * remount (ELOOP fails closed). */
+        struct sp_node node;
+        int e = safe_path_open(root_fd, mp[1] ? mp + 1 : ".", &node);
+        if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
+            continue;
+        if (e != 0) {
+            snprintf(err, errlen, "%s: cannot open mount point: %s", mp, strerror(-e));
             rc = -1;
             break;
         }
-        if (remount_fd(fd, true) != 0 && errno != EINVAL) {
+        if (remount_fd(node.fd, true) != 0 && errno != EINVAL) {
             snprintf(err, errlen, "%s: cannot remount read-only (bind-remount): %s", mp, strerror(errno));
             rc = -1;
         }
-        close(fd);
+        safe_path_close(&node);
     }
     free(line);
     fclose(f);
+    close(root_fd);
     return rc;
 }
 
