@@ -9,6 +9,7 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/host-ipc.sh \
 	tests/linux-ns/process.sh \
 	tests/linux-ns/tools.sh \
+	tests/linux-ns/race.sh \
 	tests/linux-ns/leaks.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
