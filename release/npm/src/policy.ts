@@ -9,6 +9,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { hostEntryProblem, policyPathProblem } from "./policy-rules.js";
+import { inReportOrder } from "./problem-order.js";
 import {
     PATH_LIST_FIELDS,
     SupervisorPolicySchema,
@@ -26,18 +27,27 @@ export interface PolicyProblem {
     readonly message: string;
 }
 
-/** Thrown by parseSupervisorPolicy(); `problems` lists every offending field. */
+/**
+ * Thrown by parseSupervisorPolicy(); `problems` lists every offending field
+ * (at most 32, then one "$" entry saying how many more, as the C side does).
+ */
 export class SupervisorPolicyError extends Error {
     readonly problems: readonly PolicyProblem[];
 
     constructor(problems: readonly PolicyProblem[]) {
-        const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).map((p) => `${p.path}: ${p.message}`);
-        const more = problems.length - shown.length;
-        if (more > 0) shown.push(`$: and ${more} more problem${more === 1 ? "" : "s"}`);
-        super(`invalid supervisor policy: ${shown.join("; ")}`);
+        super(`invalid supervisor policy: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
         this.name = "SupervisorPolicyError";
         this.problems = problems;
     }
+}
+
+function capped(problems: readonly PolicyProblem[]): PolicyProblem[] {
+    if (problems.length <= MAX_REPORTED_PROBLEMS) return [...problems];
+    const more = problems.length - MAX_REPORTED_PROBLEMS;
+    return [
+        ...problems.slice(0, MAX_REPORTED_PROBLEMS),
+        { path: "$", message: `and ${more} more problem${more === 1 ? "" : "s"}` },
+    ];
 }
 
 /**
@@ -57,9 +67,11 @@ export function parseSupervisorPolicy(value: unknown): SupervisorPolicy {
     }
     checkStrings(document, problems);
     checkFrontEndsOnce(document, problems);
+    if (!problems.isEmpty()) throw new SupervisorPolicyError(capped(inReportOrder(problems.list())));
     // Rules relating fields to each other only mean something once every field
-    // is well-formed (the C parser runs them under the same condition).
-    if (problems.isEmpty()) checkCombinations(document as SupervisorPolicy, problems);
+    // is well-formed (the C parser runs them under the same condition), and
+    // they report in their own order.
+    checkCombinations(document as SupervisorPolicy, problems);
     if (!problems.isEmpty()) throw new SupervisorPolicyError(problems.list());
     return document as SupervisorPolicy;
 }

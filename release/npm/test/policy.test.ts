@@ -142,3 +142,30 @@ test("AllowedHostEntrySchema agrees with the host entry rules", () => {
     for (const sample of hostSamples)
         assert.equal(Value.Check(AllowedHostEntrySchema, sample), hostEntryProblem(sample) === undefined, JSON.stringify(sample));
 });
+
+test("problems come in the C parser's order, capped at 32 plus a count", () => {
+    const value = {
+        network: { localBinding: "x", zz: 1, allowedHosts: ["*"], egress: 1, outgoingProxy: { frontEnds: [], more: 1 } },
+        deniedWritePaths: ["r"],
+        mode: 0,
+        extra: true,
+        allowedReadPaths: ["a", "b"],
+    };
+    assert.deepEqual(
+        [...problemsOf(value).keys()],
+        [
+            "$.extra", "$.mode", "$.allowedReadPaths[0]", "$.allowedReadPaths[1]", "$.deniedWritePaths[0]",
+            "$.network.zz", "$.network.egress", "$.network.localBinding", "$.network.allowedHosts[0]",
+            "$.network.outgoingProxy.more", "$.network.outgoingProxy.frontEnds",
+        ],
+    );
+    let error: SupervisorPolicyError | undefined;
+    try {
+        parseSupervisorPolicy({ ...minimal, allowedReadPaths: Array.from({ length: 40 }, () => "relative") });
+    } catch (e) {
+        error = e as SupervisorPolicyError;
+    }
+    assert.equal(error?.problems.length, 33);
+    assert.deepEqual(error?.problems[32], { path: "$", message: "and 8 more problems" });
+    assert.equal(error?.problems[31]?.path, "$.allowedReadPaths[31]");
+});

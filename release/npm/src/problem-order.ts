@@ -1,0 +1,50 @@
+/**
+ * The order in which core/policy_parse.c reports problems, so the TypeScript
+ * message reads like the supervisor's and, past the cap of 32, shows the same
+ * problems: the document itself; unknown top-level fields; mode; the four
+ * path lists (items by index); network: unknown fields, egress, localBinding,
+ * allowedHosts (items), outgoingProxy (unknown fields, frontEnds, items).
+ */
+const ROOT_FIELDS = ["mode", "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "network"];
+const NETWORK_FIELDS = ["egress", "localBinding", "allowedHosts", "outgoingProxy"];
+const PROXY_FIELDS = ["frontEnds"];
+
+/** "$.network.allowedHosts[2]" → ["network", "allowedHosts", 2]. */
+function segments(path: string): Array<string | number> {
+    const out: Array<string | number> = [];
+    for (const m of path.slice(1).matchAll(/\.([^.[]*)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? ""));
+    return out;
+}
+
+/** A sort key; unknown fields (rank 0) come before the known ones at each level. */
+function orderKey(path: string): number[] {
+    const key: number[] = [];
+    const levels = [ROOT_FIELDS, NETWORK_FIELDS, PROXY_FIELDS];
+    let level = 0;
+    for (const s of segments(path)) {
+        if (typeof s === "number") {
+            key.push(1 + s);
+            continue;
+        }
+        const known = levels[level] ?? [];
+        key.push(known.indexOf(s) + 1); // 0 when unknown
+        level++;
+    }
+    return key;
+}
+
+function compareKeys(a: number[], b: number[]): number {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0) return d;
+    }
+    return a.length - b.length;
+}
+
+/** Stable: problems at the same place keep the order they were found in. */
+export function inReportOrder<T extends { path: string }>(problems: readonly T[]): T[] {
+    return problems
+        .map((p, i) => ({ p, i, key: orderKey(p.path) }))
+        .sort((x, y) => compareKeys(x.key, y.key) || x.i - y.i)
+        .map((x) => x.p);
+}
