@@ -338,8 +338,9 @@ static int a_mount(const char *path)
         return 1;
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
         return rc | refused("unshare(CLONE_NEWUSER|CLONE_NEWNS) for a nested attempt", 0);
-    printf("nested user namespace created (the filter should have refused it)\n");
-    return mount_attempts(path, "nested userns") ? 1 : 1;
+    printf("ESCAPED: nested user namespace created (the filter should have refused it)\n");
+    mount_attempts(path, "nested userns");
+    return 1;
 }
 
 int main(int argc, char **argv)
