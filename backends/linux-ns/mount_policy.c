@@ -6,14 +6,16 @@
  * over grants" is realised):
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
- *   3. private /tmp and /run (host_ipc.c), a private minimal /dev (dev.c);
+ *   3. private /tmp and /run (host_ipc.c), a private minimal /dev (dev.c) and
+ *      a private procfs for the new PID namespace — before the policy paths,
+ *      so that a denial under /proc or /dev lands on what the workload sees;
  *   4. writable roots, parents before children, bound writable;
  *   5. write-denied paths bound read-only (recursively) over them;
  *   6. read-denied paths masked: a directory by one shared empty, mode 000,
  *      read-only tmpfs bound over each (one tmpfs, n binds: the cheapest mask
  *      there is), anything else by /dev/null;
- *   7. host sockets named by the environment masked (host_ipc.c);
- *   8. a private procfs for the new PID namespace (/proc/keys masked).
+ *   7. host sockets named by the environment masked (host_ipc.c), and
+ *      /proc/keys.
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
@@ -309,11 +311,11 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         goto out;
     if (host_ipc_private_dirs(v.root_fd, roots, v.dirs, err, errlen) != 0 ||
         private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
+        private_proc(v.root_fd, err, errlen) != 0 ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, err, errlen) != 0 ||
         host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||
-        private_proc(v.root_fd, err, errlen) != 0 ||
         mask_proc_keys(&v, &devnull, err, errlen) != 0)
         goto out;
     rc = 0;

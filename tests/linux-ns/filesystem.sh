@@ -76,6 +76,10 @@ suite() {
     expect_out done "$tag: the workload ran"
     expect_content "$ws/secret.txt" SECRET-FILE "$tag: masked file not overwritten"
 
+    run_sup "$(policy workspace_write false false '"deniedReadPaths":["/proc/cpuinfo","/etc/hostname"]')" \
+        -- sh -c 'cat /proc/cpuinfo /etc/hostname | wc -c'
+    expect_out '^0$' "$tag: deniedReadPaths under the private /proc and on /etc apply"
+
     # --- denials win over grants ---------------------------------------------------------
     run_sup "$(policy read_only false false "\"allowedWritePaths\":[\"$aw\"],\"deniedWritePaths\":[\"$aw\"]")" \
         -- sh -c "echo x > '$aw/both'"
