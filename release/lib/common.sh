@@ -74,15 +74,26 @@ ensure_deb_src() {
 # applied) under $WORK/src once; APT checks them against the signed index.
 fetch_sources() {
     mkdir -p "$WORK/src"
-    local missing=()
+    local pkg updated=0
     for pkg in "${DEB_SOURCES[@]}"; do
-        [ -f "$WORK/src/.have-$pkg" ] || missing+=("$pkg")
+        [ -f "$WORK/src/.have-$pkg" ] && continue
+        ensure_deb_src
+        log "apt-get source $pkg"
+        # Each package in its own scratch dir, so a failed try leaves nothing
+        # half-unpacked behind.
+        local tmp=$WORK/src/.fetch-$pkg
+        rm -rf "$tmp" && mkdir -p "$tmp"
+        if ! (cd "$tmp" && apt-get source -qq -o APT::Sandbox::User=root "$pkg" >/dev/null 2>&1); then
+            # A deb-src entry whose index was never downloaded: update once, retry.
+            [ "$updated" = 0 ] && [ "$(id -u)" = 0 ] || die "apt-get source $pkg failed"
+            apt-get update -qq && updated=1
+            rm -rf "$tmp" && mkdir -p "$tmp"
+            (cd "$tmp" && apt-get source -qq -o APT::Sandbox::User=root "$pkg" >/dev/null) || die "apt-get source $pkg failed"
+        fi
+        find "$WORK/src" -maxdepth 1 -mindepth 1 -type d -name "$pkg-[0-9]*" -exec rm -rf {} +
+        mv "$tmp"/* "$WORK/src/" && rmdir "$tmp"
+        touch "$WORK/src/.have-$pkg"
     done
-    [ ${#missing[@]} = 0 ] && return 0
-    ensure_deb_src
-    log "apt-get source ${missing[*]}"
-    (cd "$WORK/src" && apt-get source -qq -o APT::Sandbox::User=root "${missing[@]}" >/dev/null)
-    for pkg in "${missing[@]}"; do touch "$WORK/src/.have-$pkg"; done
 }
 
 # source_dir PKG: the unpacked tree of a Debian source package.
