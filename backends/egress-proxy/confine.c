@@ -101,6 +101,15 @@ static int deny(scmp_filter_ctx ctx, const char *name, int err, unsigned nargs,
     return (r == 0 || nr < 0) ? 0 : r;
 }
 
+/* Spelt out rather than SCMP_A0()..: those macros leave fields to
+ * -Wmissing-field-initializers when seccomp.h is not a system header (the
+ * static musl build). */
+static struct scmp_arg_cmp arg_cmp(unsigned arg, enum scmp_compare op, scmp_datum_t a, scmp_datum_t b)
+{
+    struct scmp_arg_cmp c = {.arg = arg, .op = op, .datum_a = a, .datum_b = b};
+    return c;
+}
+
 static int add_rules(scmp_filter_ctx ctx)
 {
     int r = 0;
@@ -109,16 +118,16 @@ static int add_rules(scmp_filter_ctx ctx)
     /* Threads yes (pthread_create sets CLONE_THREAD), new processes no.
      * clone3 passes its flags in memory seccomp cannot read: ENOSYS makes
      * libc fall back to clone. */
-    struct scmp_arg_cmp no_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+    struct scmp_arg_cmp no_thread = arg_cmp(0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
     r = r ? r : deny(ctx, "clone", EPERM, 1, &no_thread);
     r = r ? r : deny(ctx, "clone3", ENOSYS, 0, NULL);
     r = r ? r : deny(ctx, "openat2", ENOSYS, 0, NULL);
     static const int write_flags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND};
     for (size_t i = 0; !r && i < sizeof write_flags / sizeof write_flags[0]; i++) {
-        struct scmp_arg_cmp a2 = SCMP_A2(SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i],
-                                         (scmp_datum_t)write_flags[i]);
-        struct scmp_arg_cmp a1 = SCMP_A1(SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i],
-                                         (scmp_datum_t)write_flags[i]);
+        struct scmp_arg_cmp a2 = arg_cmp(2, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i],
+                                          (scmp_datum_t)write_flags[i]);
+        struct scmp_arg_cmp a1 = arg_cmp(1, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i],
+                                          (scmp_datum_t)write_flags[i]);
         r = deny(ctx, "openat", EACCES, 1, &a2);
         r = r ? r : deny(ctx, "open", EACCES, 1, &a1);
     }
@@ -127,22 +136,22 @@ static int add_rules(scmp_filter_ctx ctx)
     for (int fam = 0; !r && fam <= AF_MAX; fam++) {
         if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
             continue;
-        struct scmp_arg_cmp a0 = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam);
+        struct scmp_arg_cmp a0 = arg_cmp(0, SCMP_CMP_EQ, (scmp_datum_t)fam, 0);
         r = deny(ctx, "socket", EAFNOSUPPORT, 1, &a0);
     }
-    struct scmp_arg_cmp above = SCMP_A0(SCMP_CMP_GT, (scmp_datum_t)AF_MAX);
+    struct scmp_arg_cmp above = arg_cmp(0, SCMP_CMP_GT, (scmp_datum_t)AF_MAX, 0);
     r = r ? r : deny(ctx, "socket", EAFNOSUPPORT, 1, &above);
     /* Signals only to itself (raise, abort, libc's thread signals): a
      * subverted egress process cannot signal the caller's other processes. */
-    struct scmp_arg_cmp not_self = SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)getpid());
+    struct scmp_arg_cmp not_self = arg_cmp(0, SCMP_CMP_NE, (scmp_datum_t)getpid(), 0);
     static const char *const signalling[] = {"kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"};
     for (size_t i = 0; !r && i < sizeof signalling / sizeof signalling[0]; i++)
         r = deny(ctx, signalling[i], EPERM, 1, &not_self);
     r = r ? r : deny(ctx, "tkill", EPERM, 0, NULL);
     r = r ? r : deny(ctx, "pidfd_open", EPERM, 0, NULL);
     r = r ? r : deny(ctx, "pidfd_send_signal", EPERM, 0, NULL);
-    struct scmp_arg_cmp sti = SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI);
-    struct scmp_arg_cmp linux_ioctl = SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)TIOCLINUX);
+    struct scmp_arg_cmp sti = arg_cmp(1, SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI, 0);
+    struct scmp_arg_cmp linux_ioctl = arg_cmp(1, SCMP_CMP_EQ, (scmp_datum_t)TIOCLINUX, 0);
     r = r ? r : deny(ctx, "ioctl", EPERM, 1, &sti);
     r = r ? r : deny(ctx, "ioctl", EPERM, 1, &linux_ioctl);
     return r;
