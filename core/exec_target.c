@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -35,8 +36,13 @@ void exec_target(const struct sandbox_ctx *ctx)
                      : snprintf(full, sizeof full, "%s", name); /* "" means "." */
         if (n > 0 && (size_t)n < sizeof full) {
             execve(full, ctx->argv, ctx->env);
-            if (errno != ENOENT && errno != ENOTDIR && errno != ENAMETOOLONG)
-                best = errno; /* found but not runnable: the more useful reason */
+            /* Found but not runnable is the more useful reason, but only
+             * for a file that exists: EACCES from an unsearchable PATH
+             * directory means "not there" for this user. */
+            struct stat st;
+            if (errno != ENOENT && errno != ENOTDIR && errno != ENAMETOOLONG &&
+                (errno != EACCES || stat(full, &st) == 0))
+                best = errno;
         }
         if (!end)
             break;

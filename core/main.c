@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,10 +56,30 @@ static struct policy *load_policy(const struct cli_options *opts)
     return policy;
 }
 
+/*
+ * If the caller started us with 0, 1 or 2 closed, the next descriptor we
+ * open (a policy file, a backend's socketpair to the egress process) would
+ * take that number and reach the workload as its stdin or stdout.  Fill any
+ * gap with /dev/null first, as OpenSSH's sanitise_stdfd() does.
+ */
+static void standard_descriptors_ensure(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int null = open("/dev/null", O_RDWR);
+        if (null < 0)
+            diag_fatal("descriptor %d is closed and /dev/null cannot be opened: %s", fd, strerror(errno));
+        if (null != fd)
+            diag_fatal("descriptor %d is closed and could not be filled with /dev/null", fd);
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct cli_options opts;
     char err[1024];
+    standard_descriptors_ensure();
     if (cli_parse(argc, argv, &opts, err, sizeof err) != 0)
         diag_fatal("%s", err);
     if (opts.action == CLI_HELP) {

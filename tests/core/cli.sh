@@ -102,6 +102,27 @@ LD_LIBRARY_PATH=/has/lib HAS_ODD='a b=c' run_raw --policy "$FULL" -- /usr/bin/en
 expect_out '^LD_LIBRARY_PATH=/has/lib$' "LD_LIBRARY_PATH reaches the workload"
 expect_out '^HAS_ODD=a b=c$' "variables reach the workload unchanged"
 
+# A PATH directory this user cannot search is "not found", not EACCES.
+mkdir -p "$T_TMP/locked"
+chmod 000 "$T_TMP/locked"
+if is_root; then
+    echo "# root searches any directory: unsearchable-PATH case not applicable"
+else
+    PATH="$T_TMP/locked:$PATH" run_raw --policy "$FULL" -- has-no-such-command
+    expect_err "not found in PATH" "unsearchable PATH directory"
+fi
+chmod 755 "$T_TMP/locked"
+
+# Closed standard descriptors are filled with /dev/null before anything is
+# opened, so nothing of the supervisor's lands on the workload's 0, 1 or 2.
+printf '%s' "$FULL" >"$T_TMP/policy0.json"
+"$SUPERVISOR" --policy-file "$T_TMP/policy0.json" -- python3 -c \
+    'import os, sys; sys.stderr.write(os.readlink("/proc/self/fd/0") + "\n" + os.readlink("/proc/self/fd/1"))' \
+    <&- >&- 2>"$T_TMP/err"
+ERR=$(cat "$T_TMP/err")
+[ "$ERR" = $'/dev/null\n/dev/null' ] && ok "closed stdin/stdout arrive as /dev/null" \
+    || fail "closed stdin/stdout arrive as: $ERR"
+
 run_raw --help
 expect_rc 0 "--help"
 expect_out '^Usage: happy-agent-supervisor' "--help prints usage"
