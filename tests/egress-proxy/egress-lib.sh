@@ -35,7 +35,7 @@ else
     probe=$("$SUPERVISOR" --policy "$(proxy_policy '"http"' '"127.0.0.1"')" -- /bin/true 2>&1 </dev/null)
     if [ $? != 0 ]; then
         if printf '%s' "$probe" | grep -q 'no enforcement backend'; then
-            skip "the linux-ns backend is not in this build, and the proxy needs its network namespace ($probe)"
+            sandbox_unavailable "the linux-ns backend is not in this build, and the proxy needs its network namespace ($probe)"
         fi
         echo "the supervisor cannot run a proxy policy: $probe"
         exit 1

@@ -44,5 +44,5 @@ expect_out_lacks() {
 ns_require() {
     "$SUPERVISOR" --policy "$(policy read_only false false)" -- /bin/true 2>"$T_TMP/req"
     local rc=$?
-    [ "$rc" = 0 ] || skip "the sandbox cannot be created on this machine: $(cat "$T_TMP/req")"
+    [ "$rc" = 0 ] || sandbox_unavailable "the sandbox cannot be created on this machine: $(cat "$T_TMP/req")"
 }
