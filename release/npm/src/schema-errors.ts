@@ -1,0 +1,103 @@
+/**
+ * TypeBox's validation errors in the words of core/policy_parse.c: JSON
+ * pointers become the C side's "$.a.b[0]" paths (keys printed the way it
+ * prints them), and each error gets the C parser's message for that field.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { hostEntryProblem, policyPathProblem } from "./policy-rules.js";
+
+function jsonTypeName(value: unknown): string {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "an array";
+    switch (typeof value) {
+        case "object": return "an object";
+        case "string": return "a string";
+        case "number": return "a number";
+        case "boolean": return "a boolean";
+        default: return "an invalid value";
+    }
+}
+
+/**
+ * A key as the C side prints it in a path: printable ASCII kept, every other
+ * UTF-8 byte shown as "?", cut after 75 bytes with "...", so a hostile field
+ * name cannot forge or break the one-line message.
+ */
+function printableKey(key: string): string {
+    const bytes = new TextEncoder().encode(key);
+    let out = "";
+    for (let i = 0; i < bytes.length && i < 75; i++) {
+        const b = bytes[i] ?? 0;
+        out += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : "?";
+    }
+    return bytes.length >= 76 ? `${out}...` : out;
+}
+
+/** "/network/allowedHosts/0" in `document` → "$.network.allowedHosts[0]". */
+export function jsonPointerToPath(document: unknown, pointer: string): string {
+    let path = "$";
+    let node: unknown = document;
+    if (pointer === "") return path;
+    for (const raw of pointer.slice(1).split("/")) {
+        const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+        if (Array.isArray(node)) {
+            path += `[${key}]`;
+            node = node[Number(key)];
+        } else {
+            path += `.${printableKey(key)}`;
+            node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+        }
+    }
+    return path;
+}
+
+function literalsOf(schema: TSchema): string[] {
+    const variants = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf ?? [];
+    return variants.map((v) => JSON.stringify(v.const));
+}
+
+/** The C parser's words for a schema violation at `path`. */
+export function describeSchemaError(error: ValueError, path: string): string {
+    const actual = jsonTypeName(error.value);
+    switch (error.type) {
+        case ValueErrorType.ObjectRequiredProperty:
+            return "required field is missing";
+        case ValueErrorType.ObjectAdditionalProperties:
+            return "unknown field";
+        case ValueErrorType.Object:
+            return path === "$"
+                ? `the policy must be a JSON object, not ${actual}`
+                : `must be an object, not ${actual}`;
+        case ValueErrorType.Boolean:
+            return `must be a boolean, not ${actual}`;
+        case ValueErrorType.Array: {
+            const items = (error.schema as { items?: TSchema }).items;
+            const ofStrings = items !== undefined && items.type === "string";
+            return `must be an array${ofStrings ? " of strings" : ""}, not ${actual}`;
+        }
+        case ValueErrorType.ArrayMinItems: {
+            const items = (error.schema as { items?: TSchema }).items;
+            return `must name at least one of ${items ? literalsOf(items).join(", ") : "the allowed values"}`;
+        }
+        case ValueErrorType.String:
+            return `must be a string, not ${actual}`;
+        case ValueErrorType.Union: {
+            const literals = literalsOf(error.schema);
+            return literals.length === 2
+                ? `must be ${literals[0]} or ${literals[1]}`
+                : `must be one of ${literals.join(", ")}`;
+        }
+        case ValueErrorType.StringPattern:
+        case ValueErrorType.StringMaxLength:
+        case ValueErrorType.StringMinLength:
+            return stringProblem(path, String(error.value)) ?? error.message;
+        default:
+            return error.message;
+    }
+}
+
+/** Path lists hold paths; $.network.allowedHosts holds host entries. */
+export function stringProblem(path: string, value: string): string | undefined {
+    return path.startsWith("$.network.allowedHosts[") ? hostEntryProblem(value) : policyPathProblem(value);
+}
