@@ -57,9 +57,14 @@ static void unset_all(struct sandbox_ctx *ctx, const char *const *names, size_t 
 
 static int set_all(struct sandbox_ctx *ctx, const char *const *names, size_t n, const char *value)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        /* sandbox_env_set replaces the first copy only; a hand-built
+         * environment may hold more, and some runtimes (Python's
+         * os.environ) let the last one win. */
+        sandbox_env_unset(ctx, names[i]);
         if (sandbox_env_set(ctx, names[i], value) != 0)
             return -1;
+    }
     return 0;
 }
 

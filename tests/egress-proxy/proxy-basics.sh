@@ -30,6 +30,27 @@ HTTP_PROXY=http://caller:1 ALL_PROXY=y no_proxy=z \
     run_sup "$(policy full_access true true)" -- /usr/bin/env
 if printf '%s' "$OUT" | grep -qi '_proxy='; then fail "proxy variables inherited without a proxy: $OUT"; else ok "without a proxy, the caller's proxy variables arrive unset"; fi
 
+# A hand-built environment with duplicates: exactly one copy arrives, ours.
+dupenv() {
+    "$PY" -c 'import ctypes, sys
+libc = ctypes.CDLL(None)
+args = [a.encode() for a in sys.argv[1:]] + [None]
+argv = (ctypes.c_char_p * len(args))(*args)
+env = [b"HTTP_PROXY=http://first", b"HTTP_PROXY=http://second", b"all_proxy=x", b"all_proxy=y", None]
+envp = (ctypes.c_char_p * len(env))(*env)
+libc.execve(args[0], argv, envp)
+sys.exit("execve failed")' "$SUPERVISOR" --policy "$1" -- /usr/bin/env
+}
+if [ "$RUNNER" = supervisor ]; then
+    out=$(dupenv "$(proxy_policy '"http"' '"127.0.0.1"')" 2>&1)
+    if [ "$(printf '%s\n' "$out" | grep -c '^HTTP_PROXY=')" = 1 ] && printf '%s' "$out" | grep -q '^HTTP_PROXY=http://sandbox:' &&
+       ! printf '%s' "$out" | grep -q '^all_proxy='; then ok "duplicated caller variables: one copy arrives, the proxy's"
+    else fail "duplicated caller variables: $out"; fi
+    out=$(dupenv "$(policy full_access true true)" 2>&1)
+    if printf '%s' "$out" | grep -qi '_proxy='; then fail "duplicated caller variables survive without a proxy: $out"
+    else ok "duplicated caller variables all removed without a proxy"; fi
+fi
+
 # --- HTTP front-end --------------------------------------------------------
 sbx "$BOTH" /usr/bin/curl -sS "http://$O/hello"
 expect_out '^hello from origin$' "absolute-URI request through the http front-end"
