@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -150,10 +149,16 @@ static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
     size_t at = 0;
     out[0] = '\0';
     for (size_t i = 0; i < COUNT(loopback); i++) {
+        /* "Named" exactly as the egress process will judge it, so
+         * "LOCALHOST.", "[::1]" or "0:0::1" count too. */
+        struct dest_host host;
         bool named = false;
-        for (size_t j = 0; j < hosts->count && !named; j++)
-            named = strcasecmp(hosts->items[j], loopback[i]) == 0 ||
-                    (i == 2 && strcmp(hosts->items[j], "[::1]") == 0);
+        dest_host_parse(loopback[i], strlen(loopback[i]), &host);
+        for (size_t j = 0; j < hosts->count && !named; j++) {
+            struct host_rule rule;
+            host_rule_compile(hosts->items[j], &rule);
+            named = host_rules_match(&rule, 1, &host) != NULL;
+        }
         if (named)
             continue;
         int n = snprintf(out + at, len - at, "%s%s", at ? "," : "", loopback[i]);

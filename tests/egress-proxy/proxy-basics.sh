@@ -26,6 +26,8 @@ HTTP_PROXY=http://caller:1 https_proxy=x all_proxy=y NO_PROXY=z \
     sbx "$(proxy_policy '"http"' '"127.0.0.1"')" /usr/bin/env
 if printf '%s' "$OUT" | grep -qi '^all_proxy='; then fail "ALL_PROXY set without a socks5 front-end"; else ok "no ALL_PROXY without socks5"; fi
 expect_out '^NO_PROXY=localhost,::1$' "NO_PROXY without the named 127.0.0.1"
+sbx "$(proxy_policy '"http"' '"LOCALHOST.","0:0::1"')" /usr/bin/env
+expect_out '^no_proxy=127.0.0.1$' "NO_PROXY judges 'named' like the proxy does (LOCALHOST., 0:0::1)"
 HTTP_PROXY=http://caller:1 ALL_PROXY=y no_proxy=z \
     run_sup "$(policy full_access true true)" -- /usr/bin/env
 if printf '%s' "$OUT" | grep -qi '_proxy='; then fail "proxy variables inherited without a proxy: $OUT"; else ok "without a proxy, the caller's proxy variables arrive unset"; fi
