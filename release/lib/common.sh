@@ -11,6 +11,9 @@
 #   dist/vendor/<target>/bin/happy-agent-supervisor   the shipped (stripped) binary
 #   npm/                  staged packages and the packed tarballs
 set -euo pipefail
+# Everything built here is read by the unprivileged test user and packed for
+# others: never private to the builder, whatever the caller's umask.
+umask 022
 
 RELEASE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CHECKOUT=$(cd "$RELEASE_DIR/.." && pwd)
