@@ -38,3 +38,17 @@ EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.s
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/egress-lib.sh \
 	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
 	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py
+
+# libFuzzer target over the client-facing parsers (configure --enable-fuzzers).
+if FUZZERS
+if HAVE_BACKEND_EGRESS_PROXY
+noinst_PROGRAMS += tests/egress-proxy/fuzz_proxy_input
+tests_egress_proxy_fuzz_proxy_input_SOURCES = tests/egress-proxy/fuzz_proxy_input.c
+tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backends/egress-proxy \
+	-fsanitize=fuzzer,address,undefined
+tests_egress_proxy_fuzz_proxy_input_LDFLAGS = -fsanitize=fuzzer,address,undefined
+tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a
+FUZZERS_LIST += tests/egress-proxy/fuzz_proxy_input:tests/egress-proxy/fuzz-seeds
+endif
+endif
+EXTRA_DIST += tests/egress-proxy/fuzz-seeds
