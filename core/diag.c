@@ -13,7 +13,7 @@
 __attribute__((format(printf, 1, 0)))
 static void diag_write(const char *fmt, va_list ap)
 {
-    char line[1024];
+    char line[16384]; /* room for the 33 items of a policy error list */
     int prefix = snprintf(line, sizeof line, "%s: ", HAS_PROGRAM_NAME);
     int body = vsnprintf(line + prefix, sizeof line - (size_t)prefix - 1, fmt, ap);
     size_t len = (size_t)prefix + (body < 0 ? 0 : (size_t)body);

@@ -48,6 +48,12 @@ refused "unknown field" 'invalid policy: .*\$\.colour: unknown field' \
     --policy '{"mode":"full_access","colour":1,"network":{"egress":true,"localBinding":true}}' -- "${TARGET[@]}"
 refused "every offending field" '\$\.mode: .*\$\.network\.egress: .*\$\.network\.localBinding: required' \
     --policy '{"mode":"x","network":{"egress":1}}' -- "${TARGET[@]}"
+# 40 bad entries: the whole capped list, with its "and N more" tail, fits
+# on the one stderr line.
+many=$(for i in $(seq 40); do printf '"rel%d",' "$i"; done)
+refused "a long error list" 'deniedReadPaths\[31\]: must be an absolute path; \$: and 8 more problems$' \
+    --policy "{\"mode\":\"read_only\",\"deniedReadPaths\":[${many%,}],\"network\":{\"egress\":false,\"localBinding\":false}}" \
+    -- "${TARGET[@]}"
 refused "full_access with a restriction" 'deniedReadPaths: is a restriction' \
     --policy '{"mode":"full_access","deniedReadPaths":["/etc"],"network":{"egress":true,"localBinding":true}}' -- "${TARGET[@]}"
 refused "target not in PATH" "cannot execute 'has-no-such-command': not found in PATH" \
