@@ -1,5 +1,6 @@
 /*
- * confine.h — confining the egress process after fork (Linux).
+ * confine.h — confining the egress process after fork: confine.c (Linux:
+ * seccomp, libcap-ng) or confine_portable.c (macOS; the portable test build).
  */
 #ifndef HAS_EGRESS_CONFINE_H
 #define HAS_EGRESS_CONFINE_H
@@ -8,7 +9,7 @@
 #include <sys/types.h>
 
 /*
- * In the freshly forked egress process: no core, non-dumpable, die with
+ * In the freshly forked egress process (confine.c): no core, non-dumpable, die with
  * `parent`, leave root for nobody when running as root, zero capabilities,
  * no_new_privs, then the seccomp filter.  Returns 0, or -1 with a message.
  */

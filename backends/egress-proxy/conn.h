@@ -2,7 +2,7 @@
  * conn.h — one proxied connection inside the egress process, shared by the
  * event loop (egress_loop.c), the front-ends (http_frontend.c,
  * socks5_frontend.c), the outward connect (upstream.c) and the relay
- * (relay.c).  Linux only.
+ * (relay.c on Linux, relay_copy.c on macOS and in the portable test build).
  */
 #ifndef HAS_EGRESS_CONN_H
 #define HAS_EGRESS_CONN_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "destination.h"
+#include "evpoll.h"
 #include "http_parse.h"
 #include "proxy_auth.h"
 #include "resolver.h"
@@ -37,7 +38,7 @@ enum socks_stage { S5_GREETING, S5_AUTH, S5_REQUEST };
 
 struct conn;
 
-/* What epoll_event.data.ptr points at: always starts with the kind. */
+/* What an evpoll readiness report points at: always starts with the kind. */
 struct watch {
     enum watch_kind kind;
 };
@@ -46,15 +47,17 @@ struct endpoint {
     struct watch w;
     struct conn *conn;
     int fd;
-    uint32_t events;     /* interest currently registered */
+    uint32_t events;     /* interest currently registered (EV_IN | EV_OUT) */
     bool registered;
-    bool hup;            /* peer fully closed: removed from epoll, read until EOF */
+    bool hup;            /* relay.c: peer fully closed, unwatched, read until EOF */
 };
 
-/* One direction of the relay: src -> pipe -> dst. */
+/* One direction of the relay: src -> pipe (relay.c) or buffer (relay_copy.c) -> dst. */
 struct direction {
-    int pipe_rd, pipe_wr;    /* -1 until the first byte arrives (idle tunnels cost no pipe) */
-    size_t bytes;            /* in the pipe */
+    int pipe_rd, pipe_wr;    /* relay.c: -1 until the first byte arrives (idle tunnels cost no pipe) */
+    char *buf;               /* relay_copy.c: NULL while empty (idle tunnels cost no buffer) */
+    size_t head;             /* relay_copy.c: next byte of buf to send */
+    size_t bytes;            /* in the pipe / end of the data in buf */
     size_t cap;
     char *prefix;            /* bytes owed to dst before any pipe data */
     size_t prefix_len, prefix_off;
@@ -94,7 +97,7 @@ struct listener {
 };
 
 struct egress_loop {
-    int ep;
+    struct evpoll *ev;
     struct host_policy policy;
     struct proxy_creds creds;
     struct conn *conns;

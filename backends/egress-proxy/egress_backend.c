@@ -4,8 +4,13 @@
  * prepare (supervisor, host side): the workload's proxy variables; for a
  *   policy with an outgoing proxy, the secret, the socketpair and the
  *   egress process, which must be confined and ready before we go on.
+ *   Host-loopback builds (macOS): the egress process has bound the
+ *   front-ends on 127.0.0.1 and reported their ports before this returns,
+ *   so ctx->proxy_ports is final for the Seatbelt profile.
  * enter (Linux: PID 2 of the sandbox, inside its network namespace): the
  *   loopback listeners, handed to the egress process with SCM_RIGHTS.
+ *   Host-loopback builds (the workload process Seatbelt forked): drop the
+ *   control socket, which must stay with the supervisor alone.
  * harden: nothing (linux-ns closes descriptors and installs seccomp).
  */
 #include "config.h"
@@ -20,9 +25,11 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "egress_compat.h"
 #include "proxy_auth.h"
 
-#ifdef __linux__
+#if defined(__linux__) || defined(EGRESS_HOST_LOOPBACK)
+#define EGRESS_PROCESS_BUILD 1
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/random.h>
@@ -30,9 +37,10 @@
 #include "egress_process.h"
 #endif
 
-/* Front-end ports on the sandbox's own loopback.  The network namespace is
- * private, so fixed, familiar ports cannot collide with anything of the
- * host's; the workload starts only after they are bound. */
+/* Linux: front-end ports on the sandbox's own loopback.  The network
+ * namespace is private, so fixed, familiar ports cannot collide with
+ * anything of the host's; the workload starts only after they are bound.
+ * (Host-loopback builds use kernel-chosen ports instead.) */
 #define HTTP_PORT 3128
 #define SOCKS5_PORT 1080
 #define START_TIMEOUT_MS 10000
@@ -52,7 +60,19 @@ static void unset_all(struct sandbox_ctx *ctx, const char *const *names, size_t 
         sandbox_env_unset(ctx, names[i]);
 }
 
-#ifdef __linux__
+#ifdef EGRESS_PROCESS_BUILD
+
+/* explicit_bzero is not in macOS's libc. */
+static void wipe(void *p, size_t n)
+{
+#ifdef __APPLE__
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+#else
+    explicit_bzero(p, n);
+#endif
+}
 
 static int set_all(struct sandbox_ctx *ctx, const char *const *names, size_t n, const char *value)
 {
@@ -67,34 +87,8 @@ static int set_all(struct sandbox_ctx *ctx, const char *const *names, size_t n, 
     return 0;
 }
 
-struct egress_state {
-    int control;               /* sandbox end of the socketpair */
-    struct stat host_netns;
-    unsigned front_ends;
-};
-
-/* Wait for one message from the egress process. */
-static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, const char *stage)
-{
-    struct pollfd pfd = {.fd = control, .events = POLLIN};
-    int r;
-    do
-        r = poll(&pfd, 1, START_TIMEOUT_MS);
-    while (r < 0 && errno == EINTR);
-    if (r == 0)
-        return sandbox_fail(ctx, "the egress process did not answer within %d s (%s)",
-                            START_TIMEOUT_MS / 1000, stage);
-    char msg[600];
-    ssize_t n = recv(control, msg, sizeof msg - 1, 0);
-    if (n <= 0)
-        return sandbox_fail(ctx, "the egress process ended during %s", stage);
-    msg[n] = '\0';
-    if (msg[0] == EGRESS_MSG_READY)
-        return SANDBOX_OK;
-    return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
-}
-
-static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds)
+static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
+                                          unsigned front_ends)
 {
     struct egress_config *cfg = calloc(1, sizeof *cfg);
     size_t n = policy->network.allowed_hosts.count;
@@ -106,12 +100,13 @@ static struct egress_config *build_config(const struct policy *policy, const str
         host_rule_compile(policy->network.allowed_hosts.items[i], &cfg->policy.rules[i]);
     cfg->policy.count = n;
     cfg->creds = *creds;
+    cfg->front_ends = front_ends;
     return cfg;
 }
 
 static void free_config(struct egress_config *cfg)
 {
-    explicit_bzero(&cfg->creds, sizeof cfg->creds);
+    wipe(&cfg->creds, sizeof cfg->creds);
     free(cfg->policy.rules);
     free(cfg);
 }
@@ -119,6 +114,11 @@ static void free_config(struct egress_config *cfg)
 static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_creds *creds)
 {
     unsigned char raw[PROXY_SECRET_BYTES];
+#ifdef EGRESS_HOST_LOOPBACK
+    /* macOS has no getrandom(2); getentropy(2) is its CSPRNG call (<= 256 bytes). */
+    if (getentropy(raw, sizeof raw) != 0)
+        return sandbox_fail(ctx, "cannot generate the proxy secret (getentropy): %s", strerror(errno));
+#else
     size_t got = 0;
     while (got < sizeof raw) {
         ssize_t r = getrandom(raw + got, sizeof raw - got, 0);
@@ -128,9 +128,10 @@ static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_cre
             return sandbox_fail(ctx, "cannot generate the proxy secret (getrandom): %s", strerror(errno));
         got += (size_t)r;
     }
+#endif
     snprintf(creds->user, sizeof creds->user, "%s", PROXY_USER);
     hex_encode(raw, sizeof raw, creds->secret);
-    explicit_bzero(raw, sizeof raw);
+    wipe(raw, sizeof raw);
     return SANDBOX_OK;
 }
 
@@ -169,40 +170,61 @@ static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
 }
 
 static enum sandbox_result set_proxy_env(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
-                                         unsigned front_ends)
+                                         unsigned front_ends, unsigned short http_port,
+                                         unsigned short socks_port)
 {
     char url[160];
     int bad = 0;
     if (front_ends & POLICY_FRONT_END_HTTP) {
-        snprintf(url, sizeof url, "http://%s:%s@127.0.0.1:%d", creds->user, creds->secret, HTTP_PORT);
+        snprintf(url, sizeof url, "http://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
         bad |= set_all(ctx, http_vars, COUNT(http_vars), url);
-        ctx->proxy_ports[ctx->proxy_port_count++] = HTTP_PORT;
+        ctx->proxy_ports[ctx->proxy_port_count++] = http_port;
     }
     if (front_ends & POLICY_FRONT_END_SOCKS5) {
-        snprintf(url, sizeof url, "socks5h://%s:%s@127.0.0.1:%d", creds->user, creds->secret, SOCKS5_PORT);
+        snprintf(url, sizeof url, "socks5h://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)socks_port);
         bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
-        ctx->proxy_ports[ctx->proxy_port_count++] = SOCKS5_PORT;
+        ctx->proxy_ports[ctx->proxy_port_count++] = socks_port;
     }
     char no_proxy[64];
     if (no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
         bad |= set_all(ctx, no_proxy_vars, COUNT(no_proxy_vars), no_proxy);
-    explicit_bzero(url, sizeof url);
+    wipe(url, sizeof url);
     return bad ? sandbox_fail(ctx, "out of memory setting the proxy variables") : SANDBOX_OK;
 }
 
-static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct egress_state *st,
-                                                const struct proxy_creds *creds)
+/*
+ * SPEC §5: a proxy variable the caller set but the policy did not configure
+ * arrives unset, with or without a proxy.  Returns the front-ends to start.
+ */
+static unsigned remove_caller_vars(struct sandbox_ctx *ctx)
 {
-    int sp[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
-        return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
-    struct egress_config *cfg = build_config(ctx->policy, creds);
-    if (!cfg)
+    const struct policy_network *net = &ctx->policy->network;
+    unsigned fe = net->has_outgoing_proxy ? net->front_ends : 0;
+    unset_all(ctx, foreign_vars, COUNT(foreign_vars));
+    unset_all(ctx, no_proxy_vars, COUNT(no_proxy_vars));
+    if (!(fe & POLICY_FRONT_END_HTTP))
+        unset_all(ctx, http_vars, COUNT(http_vars));
+    if (!(fe & POLICY_FRONT_END_SOCKS5))
+        unset_all(ctx, socks_vars, COUNT(socks_vars));
+    return fe;
+}
+
+/* Fork the egress process on the socketpair sp; sp[0] stays here. */
+static enum sandbox_result fork_egress(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
+                                       unsigned front_ends, int sp[2])
+{
+    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends);
+    if (!cfg) {
+        close(sp[0]);
+        close(sp[1]);
         return sandbox_fail(ctx, "out of memory building the egress configuration");
+    }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         free_config(cfg);
+        close(sp[0]);
+        close(sp[1]);
         return sandbox_fail(ctx, "cannot fork the egress process: %s", strerror(errno));
     }
     if (pid == 0) {
@@ -211,22 +233,53 @@ static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct 
     }
     free_config(cfg);
     close(sp[1]);
+    return SANDBOX_OK;
+}
+
+#ifndef EGRESS_HOST_LOOPBACK
+
+struct egress_state {
+    int control;               /* sandbox end of the socketpair */
+    struct stat host_netns;
+    unsigned front_ends;
+};
+
+/* Wait for one message from the egress process. */
+static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, const char *stage)
+{
+    struct pollfd pfd = {.fd = control, .events = POLLIN};
+    int r;
+    do
+        r = poll(&pfd, 1, START_TIMEOUT_MS);
+    while (r < 0 && errno == EINTR);
+    if (r == 0)
+        return sandbox_fail(ctx, "the egress process did not answer within %d s (%s)",
+                            START_TIMEOUT_MS / 1000, stage);
+    char msg[600];
+    ssize_t n = recv(control, msg, sizeof msg - 1, 0);
+    if (n <= 0)
+        return sandbox_fail(ctx, "the egress process ended during %s", stage);
+    msg[n] = '\0';
+    if (msg[0] == EGRESS_MSG_READY)
+        return SANDBOX_OK;
+    return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
+}
+
+static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct egress_state *st,
+                                                const struct proxy_creds *creds)
+{
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
+        return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
+    if (fork_egress(ctx, creds, st->front_ends, sp) != SANDBOX_OK)
+        return SANDBOX_FAIL;
     st->control = sp[0];
     return await_ready(ctx, st->control, "start-up");
 }
 
 static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
 {
-    const struct policy_network *net = &ctx->policy->network;
-    unsigned fe = net->has_outgoing_proxy ? net->front_ends : 0;
-    /* SPEC §5: a proxy variable the caller set but the policy did not
-     * configure arrives unset, with or without a proxy. */
-    unset_all(ctx, foreign_vars, COUNT(foreign_vars));
-    unset_all(ctx, no_proxy_vars, COUNT(no_proxy_vars));
-    if (!(fe & POLICY_FRONT_END_HTTP))
-        unset_all(ctx, http_vars, COUNT(http_vars));
-    if (!(fe & POLICY_FRONT_END_SOCKS5))
-        unset_all(ctx, socks_vars, COUNT(socks_vars));
+    unsigned fe = remove_caller_vars(ctx);
     if (!fe)
         return SANDBOX_OK;
     struct egress_state *st = calloc(1, sizeof *st);
@@ -240,9 +293,9 @@ static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
                             strerror(errno));
     struct proxy_creds creds;
     enum sandbox_result r = make_secret(ctx, &creds);
-    r = r == SANDBOX_OK ? set_proxy_env(ctx, &creds, fe) : r;
+    r = r == SANDBOX_OK ? set_proxy_env(ctx, &creds, fe, HTTP_PORT, SOCKS5_PORT) : r;
     r = r == SANDBOX_OK ? start_egress_process(ctx, st, &creds) : r;
-    explicit_bzero(&creds, sizeof creds);
+    wipe(&creds, sizeof creds);
     return r;
 }
 
@@ -341,7 +394,145 @@ SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
     .harden = sandbox_hook_noop,
 };
 
-#else /* !__linux__ */
+#else /* EGRESS_HOST_LOOPBACK */
+
+/*
+ * macOS (and the Linux test build of this path): the egress process binds
+ * the front-ends on the host's 127.0.0.1 with kernel-chosen ports before
+ * the Seatbelt profile exists, and reports them here.  Seatbelt (order 100)
+ * then allows the workload exactly those ports and forks it; this backend's
+ * enter() runs in that workload process.
+ */
+struct egress_state {
+    int control;               /* supervisor end of the socketpair */
+};
+
+/* Read the egress process's one line (see egress_process.h) within the
+ * start-up timeout. */
+static enum sandbox_result read_line(struct sandbox_ctx *ctx, int control, char *line, size_t cap)
+{
+    size_t len = 0;
+    int waited_ms = 0;
+    while (len == 0 || line[len - 1] != '\n') {
+        if (len + 1 >= cap)
+            return sandbox_fail(ctx, "the egress process sent an overlong start-up message");
+        struct pollfd pfd = {.fd = control, .events = POLLIN};
+        int r = poll(&pfd, 1, 100);
+        if (r < 0 && errno != EINTR)
+            return sandbox_fail(ctx, "waiting for the egress process: %s", strerror(errno));
+        if (r <= 0) {
+            if ((waited_ms += 100) >= START_TIMEOUT_MS)
+                return sandbox_fail(ctx, "the egress process did not report its ports within %d s",
+                                    START_TIMEOUT_MS / 1000);
+            continue;
+        }
+        ssize_t n = recv(control, line + len, cap - 1 - len, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return sandbox_fail(ctx, "the egress process ended during start-up");
+        len += (size_t)n;
+    }
+    line[len - 1] = '\0';
+    return SANDBOX_OK;
+}
+
+/* A configured front-end has a real port, an unconfigured one none. */
+static bool port_fits(unsigned long port, bool configured)
+{
+    return configured ? port >= 1 && port <= 65535 : port == 0;
+}
+
+static enum sandbox_result await_ports(struct sandbox_ctx *ctx, int control, unsigned fe,
+                                       unsigned short *http_port, unsigned short *socks_port)
+{
+    char line[EGRESS_LINE_MAX];
+    if (read_line(ctx, control, line, sizeof line) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    if (line[0] == EGRESS_MSG_ERROR)
+        return sandbox_fail(ctx, "egress process (start-up): %s", line + 1);
+    char *end = NULL;
+    unsigned long h = line[0] == EGRESS_MSG_PORTS ? strtoul(line + 1, &end, 10) : 0;
+    unsigned long s = end && *end == ' ' ? strtoul(end + 1, &end, 10) : 0;
+    if (!end || *end != '\0' || !port_fits(h, fe & POLICY_FRONT_END_HTTP) ||
+        !port_fits(s, fe & POLICY_FRONT_END_SOCKS5))
+        return sandbox_fail(ctx, "egress process (start-up): unexpected reply");
+    *http_port = (unsigned short)h;
+    *socks_port = (unsigned short)s;
+    return SANDBOX_OK;
+}
+
+static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct egress_state *st,
+                                                const struct proxy_creds *creds, unsigned fe)
+{
+    /* A stream: macOS has no SOCK_SEQPACKET for AF_UNIX, and no
+     * SOCK_CLOEXEC either. */
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) != 0)
+        return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
+    if (egress_set_flags(sp[0], 0) < 0) {
+        close(sp[1]);
+        return sandbox_fail(ctx, "cannot make the egress socketpair close-on-exec: %s", strerror(errno));
+    }
+    if (egress_set_flags(sp[1], 0) < 0) {
+        close(sp[0]);
+        return sandbox_fail(ctx, "cannot make the egress socketpair close-on-exec: %s", strerror(errno));
+    }
+    if (fork_egress(ctx, creds, fe, sp) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    st->control = sp[0];
+    unsigned short http_port = 0, socks_port = 0;
+    if (await_ports(ctx, st->control, fe, &http_port, &socks_port) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    return set_proxy_env(ctx, creds, fe, http_port, socks_port);
+}
+
+static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
+{
+    unsigned fe = remove_caller_vars(ctx);
+    if (!fe)
+        return SANDBOX_OK;
+    struct egress_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return sandbox_fail(ctx, "out of memory");
+    st->control = -1;
+    *sandbox_state(ctx) = st;
+    struct proxy_creds creds;
+    enum sandbox_result r = make_secret(ctx, &creds);
+    r = r == SANDBOX_OK ? start_egress_process(ctx, st, &creds, fe) : r;
+    wipe(&creds, sizeof creds);
+    return r;
+}
+
+/*
+ * In the process that becomes the workload: the control socket is the
+ * supervisor's alone.  Its end of stream is how the egress process learns
+ * that the supervisor is gone (macOS has no PR_SET_PDEATHSIG), so a copy
+ * kept alive by the workload would keep the proxy alive after it.
+ */
+static enum sandbox_result egress_enter(struct sandbox_ctx *ctx)
+{
+    struct egress_state *st = *sandbox_state(ctx);
+    if (st && st->control >= 0) {
+        close(st->control);
+        st->control = -1;
+    }
+    return SANDBOX_OK;
+}
+
+SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
+    .abi = SANDBOX_BACKEND_ABI,
+    .name = "egress-proxy",
+    .order = 200,
+    .enforces = SANDBOX_ENFORCES_EGRESS_PROXY,
+    .prepare = egress_prepare,
+    .enter = egress_enter,
+    .harden = sandbox_hook_noop,
+};
+
+#endif
+
+#else /* neither Linux nor macOS */
 
 /*
  * Elsewhere this build only removes the proxy variables a caller set; it

@@ -1,5 +1,6 @@
 /*
- * egress_loop.c — accept, dispatch, deadlines.  Level-triggered epoll; each
+ * egress_loop.c — accept, dispatch, deadlines.  Level-triggered readiness
+ * (evpoll.h: epoll on Linux, poll(2) on macOS); each
  * connection's interest is recomputed after every step, so a connection
  * whose peer is slow simply stops asking for the events that would move
  * more bytes towards it (back-pressure), and nothing ever blocks: one
@@ -12,11 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "egress_compat.h"
 #include "egress_loop.h"
 
 static int64_t monotonic_ms(void)
@@ -30,17 +32,16 @@ void conn_set_interest(struct egress_loop *loop, struct endpoint *ep, uint32_t e
 {
     if (ep->fd < 0 || ep->hup)
         return;
-    struct epoll_event ev = {.events = events, .data.ptr = ep};
     if (!ep->registered) {
-        if (epoll_ctl(loop->ep, EPOLL_CTL_ADD, ep->fd, &ev) == 0)
+        if (evpoll_set(loop->ev, ep->fd, ep, events, 0) == 0)
             ep->registered = true;
     } else if (events != ep->events) {
-        epoll_ctl(loop->ep, EPOLL_CTL_MOD, ep->fd, &ev);
+        evpoll_set(loop->ev, ep->fd, ep, events, 1);
     }
     ep->events = events;
 }
 
-static void close_endpoint(struct endpoint *ep, bool reset)
+static void close_endpoint(struct egress_loop *loop, struct endpoint *ep, bool reset)
 {
     if (ep->fd < 0)
         return;
@@ -50,7 +51,9 @@ static void close_endpoint(struct endpoint *ep, bool reset)
         struct linger lg = {.l_onoff = 1, .l_linger = 0};
         setsockopt(ep->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
     }
-    close(ep->fd); /* also removes it from the epoll set */
+    if (ep->registered)
+        evpoll_closing(loop->ev, ep->fd);
+    close(ep->fd);
     ep->fd = -1;
     ep->registered = false;
 }
@@ -60,8 +63,8 @@ void conn_close(struct egress_loop *loop, struct conn *c, bool reset)
     if (c->closed)
         return;
     c->closed = true;
-    close_endpoint(&c->cli, reset);
-    close_endpoint(&c->up, reset);
+    close_endpoint(loop, &c->cli, reset);
+    close_endpoint(loop, &c->up, reset);
     relay_release(c);
     free(c->in);
     free(c->out);
@@ -96,8 +99,8 @@ void conn_refuse(struct egress_loop *loop, struct conn *c, char *msg, size_t len
     c->out_off = 0;
     c->state = ST_FLUSH;
     c->deadline_ms = loop->now_ms + LINGER_TIMEOUT_MS;
-    close_endpoint(&c->up, false);
-    conn_set_interest(loop, &c->cli, EPOLLOUT);
+    close_endpoint(loop, &c->up, false);
+    conn_set_interest(loop, &c->cli, EV_OUT);
 }
 
 static void flush_step(struct egress_loop *loop, struct conn *c)
@@ -114,7 +117,7 @@ static void flush_step(struct egress_loop *loop, struct conn *c)
     }
     shutdown(c->cli.fd, SHUT_WR);
     c->state = ST_LINGER;
-    conn_set_interest(loop, &c->cli, EPOLLIN);
+    conn_set_interest(loop, &c->cli, EV_IN);
 }
 
 static void linger_step(struct egress_loop *loop, struct conn *c)
@@ -209,16 +212,25 @@ static void shed_pending_client(int listen_fd)
 {
     if (reserve_fd >= 0)
         close(reserve_fd);
-    int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    int fd = egress_accept_nb(listen_fd);
     if (fd >= 0)
         close(fd);
     reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
+/* The highest descriptor number the loop may have to watch, plus one. */
+static size_t descriptor_limit(void)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > 1048576)
+        return 1048576;
+    return (size_t)lim.rlim_cur;
+}
+
 static void accept_clients(struct egress_loop *loop, struct listener *l)
 {
     for (int i = 0; i < 64; i++) {
-        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = egress_accept_nb(l->fd);
         if (fd < 0 && (errno == EMFILE || errno == ENFILE))
             shed_pending_client(l->fd);
         if (fd < 0)
@@ -244,7 +256,7 @@ static void accept_clients(struct egress_loop *loop, struct listener *l)
             loop->conns->prev = c;
         loop->conns = c;
         loop->nconns++;
-        conn_set_interest(loop, &c->cli, EPOLLIN);
+        conn_set_interest(loop, &c->cli, EV_IN);
     }
 }
 
@@ -255,12 +267,12 @@ static void client_event(struct egress_loop *loop, struct conn *c, struct endpoi
         return;
     }
     if (ep == &c->up) {
-        /* A failed connect reports EPOLLERR too: SO_ERROR says which. */
+        /* A failed connect reports EV_ERR too: SO_ERROR says which. */
         if (c->state == ST_CONNECTING)
             upstream_writable(loop, c);
         return;
     }
-    if (ev & EPOLLERR) {
+    if (ev & EV_ERR) {
         conn_close(loop, c, true);
         return;
     }
@@ -271,7 +283,7 @@ static void client_event(struct egress_loop *loop, struct conn *c, struct endpoi
     default:
         /* Waiting for a lookup or a connect with no interest on the client:
          * only a hang-up can wake us, and then there is no one to serve. */
-        if (ev & EPOLLHUP)
+        if (ev & EV_HUP)
             conn_close(loop, c, false);
         break;
     }
@@ -301,9 +313,8 @@ static void bury(struct egress_loop *loop)
 
 static int add_watch(struct egress_loop *loop, int fd, struct watch *w, char *err, size_t errlen)
 {
-    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = w};
-    if (epoll_ctl(loop->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
-        snprintf(err, errlen, "epoll_ctl ADD: %s", strerror(errno));
+    if (evpoll_set(loop->ev, fd, w, EV_IN, 0) != 0) {
+        snprintf(err, errlen, "cannot watch descriptor %d: %s", fd, strerror(errno));
         return -1;
     }
     return 0;
@@ -319,8 +330,8 @@ int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t
         snprintf(err, errlen, "cannot start the resolver threads: %s", strerror(errno));
         return -1;
     }
-    if ((loop->ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
-        snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
+    if (!(loop->ev = evpoll_new(descriptor_limit()))) {
+        snprintf(err, errlen, "cannot create the event set: %s", strerror(errno));
         return -1;
     }
     for (size_t i = 0; i < count; i++) {
@@ -331,17 +342,17 @@ int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t
     if (add_watch(loop, resolver_fd, &resolver_watch, err, errlen) != 0 ||
         add_watch(loop, control_fd, &control_watch, err, errlen) != 0)
         return -1;
-    struct epoll_event events[128];
+    struct ev_ready events[128];
     for (;;) {
         int timeout = loop->nconns ? 250 : -1;
-        int n = epoll_wait(loop->ep, events, 128, timeout);
-        if (n < 0 && errno != EINTR) {
-            snprintf(err, errlen, "epoll_wait: %s", strerror(errno));
+        int n = evpoll_wait(loop->ev, events, 128, timeout);
+        if (n < 0) {
+            snprintf(err, errlen, "waiting for events: %s", strerror(errno));
             return -1;
         }
         loop->now_ms = monotonic_ms();
         for (int i = 0; i < n; i++) {
-            struct watch *w = events[i].data.ptr;
+            struct watch *w = events[i].ptr;
             uint32_t ev = events[i].events;
             if (w->kind == W_LISTENER) {
                 accept_clients(loop, (struct listener *)(void *)w);

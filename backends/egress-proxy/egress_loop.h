@@ -1,5 +1,5 @@
 /*
- * egress_loop.h — the egress process's single-threaded epoll loop.
+ * egress_loop.h — the egress process's single-threaded event loop.
  */
 #ifndef HAS_EGRESS_LOOP_H
 #define HAS_EGRESS_LOOP_H

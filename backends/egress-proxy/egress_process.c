@@ -1,7 +1,11 @@
 /*
  * egress_process.c — the egress process's life: shed inherited descriptors,
- * confine itself, tell the supervisor it is ready, receive the front-end
- * listeners from inside the sandbox, then serve until the supervisor ends.
+ * get its front-end listeners, confine itself, serve until the supervisor
+ * ends.  The listeners come one of two ways:
+ *   Linux: confine, say "ready", receive the listeners created inside the
+ *     sandbox's network namespace (SCM_RIGHTS), say "ready" again.
+ *   host-loopback builds (macOS; the portable test build): bind them on
+ *     127.0.0.1 with kernel-chosen ports, confine, report the ports.
  */
 #include "config.h"
 
@@ -12,19 +16,27 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 #include "confine.h"
+#include "egress_compat.h"
 #include "egress_loop.h"
 #include "egress_process.h"
+#include "frontend_bind.h"
 
 #define CONTROL_FD 3
 
 __attribute__((noreturn)) static void report_and_exit(int control, const char *msg)
 {
     char line[600];
+#ifdef EGRESS_HOST_LOOPBACK
+    int n = snprintf(line, sizeof line, "%c%.500s\n", EGRESS_MSG_ERROR, msg);   /* one line */
+#else
     int n = snprintf(line, sizeof line, "%c%s", EGRESS_MSG_ERROR, msg);
+#endif
     if (n > 0)
         send(control, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, MSG_NOSIGNAL);
     _exit(1);
@@ -44,7 +56,11 @@ static int shed_descriptors(int control, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
         return -1;
     }
-    if (syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0) != 0) {
+#if defined(__linux__) && defined(SYS_close_range)
+    if (syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0) == 0)
+        return 0;
+#endif
+    {
         struct rlimit lim;
         long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 1048576 ? (long)lim.rlim_cur : 1048576;
         for (long fd = CONTROL_FD + 1; fd < max; fd++)
@@ -53,6 +69,7 @@ static int shed_descriptors(int control, char *err, size_t errlen)
     return 0;
 }
 
+#ifndef EGRESS_HOST_LOOPBACK
 static int is_listening_tcp(int fd)
 {
     int type = 0, listening = 0;
@@ -109,6 +126,50 @@ static size_t receive_listeners(int control, struct listener *out, char *err, si
     return count;
 }
 
+/* Linux: the listeners are created inside the sandbox's network namespace
+ * by the egress backend's enter() and handed over; the process confines
+ * itself before it touches anything from there. */
+static size_t obtain_listeners(const struct egress_config *cfg, int control, pid_t parent,
+                               struct listener *out, char *err, size_t errlen)
+{
+    (void)cfg;
+    if (egress_confine(parent, err, errlen) != 0)
+        report_and_exit(control, err);
+    char ready = EGRESS_MSG_READY;
+    if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
+        _exit(0);
+    size_t count = receive_listeners(control, out, err, errlen);
+    if (count == 0)
+        report_and_exit(control, err);
+    if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
+        _exit(0);
+    return count;
+}
+
+#else /* EGRESS_HOST_LOOPBACK */
+
+/* Host loopback: bind first (a confined process may not bind), then
+ * confine, then report the ports: the supervisor needs them before its
+ * prepare() returns, for the proxy variables and the Seatbelt profile. */
+static size_t obtain_listeners(const struct egress_config *cfg, int control, pid_t parent,
+                               struct listener *out, char *err, size_t errlen)
+{
+    unsigned short ports[2];
+    size_t count = frontend_bind(cfg->front_ends, out, ports, err, errlen);
+    if (count == 0)
+        report_and_exit(control, err);
+    if (egress_confine(parent, err, errlen) != 0)
+        report_and_exit(control, err);
+    char line[32];
+    int n = snprintf(line, sizeof line, "%c%u %u\n", EGRESS_MSG_PORTS, (unsigned)ports[0],
+                     (unsigned)ports[1]);
+    if (n <= 0 || send(control, line, (size_t)n, MSG_NOSIGNAL) != n)
+        _exit(0);
+    return count;
+}
+
+#endif
+
 static size_t connection_cap(void)
 {
     struct rlimit lim;
@@ -131,18 +192,9 @@ void egress_process_main(const struct egress_config *cfg, int control, pid_t par
     if (shed_descriptors(control, err, sizeof err) != 0)
         report_and_exit(control, err);
     control = CONTROL_FD;
-    if (egress_confine(parent, err, sizeof err) != 0)
-        report_and_exit(control, err);
-    char ready = EGRESS_MSG_READY;
-    if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
-        _exit(0);
     struct listener listeners[EGRESS_MAX_LISTENERS];
     memset(listeners, 0, sizeof listeners);
-    size_t count = receive_listeners(control, listeners, err, sizeof err);
-    if (count == 0)
-        report_and_exit(control, err);
-    if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
-        _exit(0);
+    size_t count = obtain_listeners(cfg, control, parent, listeners, err, sizeof err);
     static struct egress_loop loop;
     loop.policy = cfg->policy;
     loop.creds = cfg->creds;

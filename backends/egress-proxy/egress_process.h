@@ -1,6 +1,7 @@
 /*
  * egress_process.h — the egress process: forked by the supervisor before the
- * sandbox exists, so it stays in the host's network namespace.  Linux only.
+ * sandbox exists (Linux: so it stays in the host's network namespace; macOS:
+ * so it stays outside the Seatbelt profile).
  */
 #ifndef HAS_EGRESS_PROCESS_H
 #define HAS_EGRESS_PROCESS_H
@@ -16,10 +17,20 @@
 #define EGRESS_MSG_ERROR 'E'      /* followed by one line of text */
 #define EGRESS_MSG_LISTENERS 'L'  /* sandbox -> egress: kinds[], fds in SCM_RIGHTS */
 #define EGRESS_MAX_LISTENERS 2
+/*
+ * Host-loopback builds (EGRESS_HOST_LOOPBACK): the socketpair is a stream
+ * (macOS has no SOCK_SEQPACKET for AF_UNIX), and the egress process writes
+ * exactly one line: "P<http port> <socks5 port>\n" (0: that front-end is
+ * not configured) or "E<reason>\n".  Nothing else ever crosses it; its
+ * end of stream tells the egress process that the supervisor is gone.
+ */
+#define EGRESS_MSG_PORTS 'P'
+#define EGRESS_LINE_MAX 600
 
 struct egress_config {
     struct host_policy policy;
     struct proxy_creds creds;
+    unsigned front_ends;          /* POLICY_FRONT_END_* (host-loopback builds bind these) */
 };
 
 /* Never returns.  `control` is the egress end of the socketpair, `parent`

@@ -2,8 +2,7 @@
 #
 # The decision logic (host matching, address classes, the HTTP and SOCKS5
 # parsers, credentials) is portable, pure C in one convenience library that
-# the unit tests link too.  The egress process itself (epoll, splice,
-# seccomp, libcap-ng) is Linux-only.
+# the unit tests link too.  The egress process is built on Linux and macOS.
 if HAVE_BACKEND_EGRESS_PROXY
 EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/addr_class.h backends/egress-proxy/addr_class.c \
@@ -14,18 +13,36 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c
 EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c
 EGRESS_BACKEND_LIBS =
-if HOST_LINUX
-EGRESS_BACKEND_SOURCES += \
-	backends/egress-proxy/conn.h \
-	backends/egress-proxy/confine.h backends/egress-proxy/confine.c \
+# The egress process: one event loop over a small platform seam (evpoll.h:
+# how readiness is learnt; relay*.c: how bytes move; confine*.c: what the
+# process gives up).  Everything else is shared by both platforms.
+EGRESS_PROCESS_SOURCES = \
+	backends/egress-proxy/conn.h backends/egress-proxy/egress_compat.h \
+	backends/egress-proxy/evpoll.h backends/egress-proxy/confine.h \
 	backends/egress-proxy/egress_loop.h backends/egress-proxy/egress_loop.c \
 	backends/egress-proxy/egress_process.h backends/egress-proxy/egress_process.c \
 	backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c \
 	backends/egress-proxy/upstream.c \
-	backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
+# Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's netns.
+EGRESS_LINUX_SOURCES = \
+	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay.c \
+	backends/egress-proxy/confine.c
+# macOS: poll(2), recv/send copy, no seccomp; listeners on host loopback.
+# Also compiled on Linux, with -DEGRESS_PORTABLE, for test programs only
+# (tests/egress-proxy/local.mk), so this path runs in `make check` here.
+EGRESS_PORTABLE_SOURCES = \
+	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
+	backends/egress-proxy/confine_portable.c \
+	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c
+if HOST_LINUX
+EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_LINUX_SOURCES)
 EGRESS_BACKEND_LIBS += $(SECCOMP_LIBS) $(CAPNG_LIBS) -lpthread
+endif
+if HOST_DARWIN
+EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
+EGRESS_BACKEND_LIBS += -lpthread
 endif
 EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
 

@@ -1,13 +1,13 @@
 /*
  * relay.c — moving bytes once both sockets exist.
  *
- * Each direction is src socket -> pipe -> dst socket with splice(2), so the
+ * Linux.  Each direction is src socket -> pipe -> dst socket with splice(2), so the
  * payload stays in kernel pages and never enters this process's memory.
  * A direction gets its pipe only when its first byte arrives, so an idle
  * tunnel costs two sockets and a few hundred bytes of state.
  *
- * Back-pressure: a direction asks for EPOLLIN on its source only while its
- * pipe has room, and for EPOLLOUT on its destination only while the pipe
+ * Back-pressure: a direction asks for EV_IN on its source only while its
+ * pipe has room, and for EV_OUT on its destination only while the pipe
  * (or a prefix) holds bytes.  A slow reader therefore stops its own writer
  * and nobody else.  Each wakeup moves at most RELAY_BUDGET bytes per
  * direction, so one fast connection cannot starve the rest of the loop.
@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -78,7 +77,7 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
             ssize_t w = send(dst, d->prefix + d->prefix_off, d->prefix_len - d->prefix_off, MSG_NOSIGNAL);
             if (w < 0 && errno == EAGAIN) {
                 /* Keep filling the pipe below (pipe data goes out only after
-                 * the prefix); returning here would leave EPOLLIN asked for
+                 * the prefix); returning here would leave EV_IN asked for
                  * on a readable source and spin. */
                 prefix_blocked = true;
                 break;
@@ -130,12 +129,12 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
 
 static uint32_t want_in(const struct direction *d)
 {
-    return (!d->src_eof && !d->dead && !d->maybe_full && (d->pipe_rd < 0 || d->bytes < d->cap)) ? EPOLLIN : 0;
+    return (!d->src_eof && !d->dead && !d->maybe_full && (d->pipe_rd < 0 || d->bytes < d->cap)) ? EV_IN : 0;
 }
 
 static uint32_t want_out(const struct direction *d)
 {
-    return (!d->dead && !d->shut && (d->prefix_off < d->prefix_len || d->bytes > 0)) ? EPOLLOUT : 0;
+    return (!d->dead && !d->shut && (d->prefix_off < d->prefix_len || d->bytes > 0)) ? EV_OUT : 0;
 }
 
 static void update_interest(struct egress_loop *loop, struct conn *c)
@@ -158,7 +157,7 @@ static bool finished(const struct direction *d)
 static void hang_up(struct egress_loop *loop, struct endpoint *ep, struct direction *towards)
 {
     if (ep->registered) {
-        epoll_ctl(loop->ep, EPOLL_CTL_DEL, ep->fd, NULL);
+        evpoll_del(loop->ev, ep->fd);
         ep->registered = false;
     }
     ep->hup = true;
@@ -175,16 +174,16 @@ static bool pump_all(struct conn *c, bool cli_ready, bool up_ready)
 
 void relay_event(struct egress_loop *loop, struct conn *c, struct endpoint *ep, uint32_t events)
 {
-    if (events & EPOLLERR) {
+    if (events & EV_ERR) {
         conn_close(loop, c, true);
         return;
     }
-    bool readable = (events & (EPOLLIN | EPOLLHUP)) != 0;
+    bool readable = (events & (EV_IN | EV_HUP)) != 0;
     if (!pump_all(c, ep == &c->cli && readable, ep == &c->up && readable)) {
         conn_close(loop, c, true);
         return;
     }
-    if (events & EPOLLHUP) {
+    if (events & EV_HUP) {
         hang_up(loop, ep, ep == &c->cli ? &c->dir[1] : &c->dir[0]);
         if (!pump_all(c, false, false)) {
             conn_close(loop, c, true);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "egress_compat.h"
 #include "resolver.h"
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,7 +65,7 @@ static void *worker(void *unused)
 
 int resolver_start(void)
 {
-    if (pipe2(done_pipe, O_CLOEXEC) != 0)
+    if (egress_pipe_cloexec(done_pipe) != 0)
         return -1;
     if (fcntl(done_pipe[0], F_SETFL, O_NONBLOCK) != 0)
         return -1;

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "conn.h"
+#include "egress_compat.h"
 #include "socks5_parse.h"
 
 /* Send a short handshake reply now.  A fresh socket's send buffer always

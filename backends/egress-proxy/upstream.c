@@ -12,11 +12,11 @@
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "conn.h"
+#include "egress_compat.h"
 #include "socks5_parse.h"
 
 static void refuse(struct egress_loop *loop, struct conn *c, int status, unsigned char socks_code,
@@ -110,7 +110,7 @@ void upstream_connect_next(struct egress_loop *loop, struct conn *c)
         c->any_allowed = true;
         struct sockaddr_storage ss;
         socklen_t sl = make_sockaddr(a, c->port, &ss);
-        int fd = socket(a->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        int fd = egress_socket_nb(a->family);
         if (fd < 0) {
             c->last_errno = errno;
             continue;
@@ -123,7 +123,7 @@ void upstream_connect_next(struct egress_loop *loop, struct conn *c)
             return;
         }
         if (errno == EINPROGRESS) {
-            conn_set_interest(loop, &c->up, EPOLLOUT);
+            conn_set_interest(loop, &c->up, EV_OUT);
             return;
         }
         c->last_errno = errno;
@@ -147,7 +147,9 @@ void upstream_writable(struct egress_loop *loop, struct conn *c)
         return;
     }
     c->last_errno = err;
-    close(c->up.fd);   /* leaves the epoll set with it */
+    if (c->up.registered)
+        evpoll_closing(loop->ev, c->up.fd);
+    close(c->up.fd);
     c->up.fd = -1;
     c->up.registered = false;
     upstream_connect_next(loop, c);

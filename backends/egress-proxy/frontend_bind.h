@@ -1,0 +1,23 @@
+/*
+ * frontend_bind.h — host-loopback builds (macOS; the portable test build on
+ * Linux): the egress process binds its own front-ends.
+ */
+#ifndef HAS_EGRESS_FRONTEND_BIND_H
+#define HAS_EGRESS_FRONTEND_BIND_H
+
+#include <stddef.h>
+
+#include "conn.h"
+#include "egress_process.h"
+
+/*
+ * One non-blocking listener on 127.0.0.1 per configured front-end, each on a
+ * port the kernel chooses (port 0), so concurrent runs never collide and no
+ * other program's port is taken.  Fills out[] (up to EGRESS_MAX_LISTENERS)
+ * and ports[] (http, socks5; 0 when not configured).  Returns the number of
+ * listeners, or 0 with a message in err.
+ */
+size_t frontend_bind(unsigned front_ends, struct listener *out, unsigned short ports[2], char *err,
+                     size_t errlen);
+
+#endif
