@@ -28,8 +28,23 @@ proxy_policy() {
 # EGRESS_TEST_HARNESS=1 runs the backend under egress_harness instead (with
 # a sanitizer build, that is how the egress process's loop gets checked).
 RUNNER=supervisor
-if [ "${EGRESS_TEST_HARNESS:-0}" = 1 ] && [ -x "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" ]; then
+# Front-end ports as the workload sees them: fixed in the sandbox's own
+# network namespace, kernel-chosen on the host-loopback path.
+HTTP_PORT_RE=3128
+SOCKS_PORT_RE=1080
+if [ "${EGRESS_TEST_PORTABLE:-0}" = 1 ]; then
+    # The host-loopback path macOS uses, built for Linux as a test program
+    # (there is no way to select it in the supervisor itself).
+    [ -x "$HAS_BUILDDIR/tests/egress-proxy/egress_harness_portable" ] ||
+        { echo "egress_harness_portable is missing from the build"; exit 1; }
+    RUNNER=portable
+    HARNESS="$HAS_BUILDDIR/tests/egress-proxy/egress_harness_portable"
+    HTTP_PORT_RE='[0-9]+'
+    SOCKS_PORT_RE='[0-9]+'
+    echo "# NOTE: the portable (macOS) egress path under egress_harness_portable: host loopback, poll, copy relay"
+elif [ "${EGRESS_TEST_HARNESS:-0}" = 1 ] && [ -x "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" ]; then
     RUNNER=harness
+    HARNESS="$HAS_BUILDDIR/tests/egress-proxy/egress_harness"
     echo "# NOTE: EGRESS_TEST_HARNESS=1: running under egress_harness, not the supervisor"
 else
     probe=$("$SUPERVISOR" --policy "$(proxy_policy '"http"' '"127.0.0.1"')" -- /bin/true 2>&1 </dev/null)
@@ -46,8 +61,8 @@ fi
 sbx() {
     local pol=$1
     shift
-    if [ "$RUNNER" = harness ]; then
-        "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" "$pol" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+    if [ "$RUNNER" != supervisor ]; then
+        "$HARNESS" "$pol" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
     else
         "$SUPERVISOR" --policy "$pol" -- "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
     fi
@@ -60,8 +75,8 @@ sbx() {
 sbx_bg() {
     local out=$1 pol=$2
     shift 2
-    if [ "$RUNNER" = harness ]; then
-        "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" "$pol" "$@" >"$out" 2>&1 </dev/null &
+    if [ "$RUNNER" != supervisor ]; then
+        "$HARNESS" "$pol" "$@" >"$out" 2>&1 </dev/null &
     else
         "$SUPERVISOR" --policy "$pol" -- "$@" >"$out" 2>&1 </dev/null &
     fi

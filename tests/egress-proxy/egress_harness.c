@@ -7,7 +7,14 @@
  * with the workload environment.  Descriptors above 2 are closed first,
  * as linux-ns harden() does.  Not installed; not a sandbox.
  *
- * usage: egress_harness POLICY-JSON TARGET [ARG...]
+ * Built a second time as egress_harness_portable, with -DEGRESS_PORTABLE:
+ * the backend's host-loopback path (the one macOS uses) -- front-ends on the
+ * host's 127.0.0.1 with kernel-chosen ports, poll(2), the copy relay, the
+ * portable confinement -- and no namespaces: the child is forked as the
+ * Seatbelt backend forks the workload, enter() runs in it, and nothing
+ * keeps it from the network (on macOS that is Seatbelt's job).
+ *
+ * usage: egress_harness[_portable] POLICY-JSON TARGET [ARG...]
  */
 #include "config.h"
 
@@ -38,6 +45,7 @@ static void die(const char *what, const char *detail)
     _exit(125);
 }
 
+#ifndef EGRESS_PORTABLE
 static void write_file(const char *path, const char *text)
 {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -74,6 +82,7 @@ static void enter_namespaces(void)
     write_file("/proc/self/gid_map", map);
     bring_up_lo();
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -102,7 +111,9 @@ int main(int argc, char **argv)
         die("fork", strerror(errno));
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+#ifndef EGRESS_PORTABLE
         enter_namespaces();
+#endif
         if (egress_proxy_backend.enter(&ctx) != SANDBOX_OK)
             die("enter", ctx.error);
         syscall(SYS_close_range, 3, ~0U, 0);

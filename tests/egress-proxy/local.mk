@@ -31,11 +31,50 @@ tests_egress_proxy_egress_harness_SOURCES = tests/egress-proxy/egress_harness.c 
 tests_egress_proxy_egress_harness_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
 tests_egress_proxy_egress_harness_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
 tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRESS_BACKEND_LIBS)
+# The host-loopback path of macOS (poll, copy relay, portable confinement,
+# front-ends bound on host 127.0.0.1), built here with -DEGRESS_PORTABLE so
+# the same code runs end to end on Linux.  Test programs only: no release
+# binary or module is ever compiled with that define.
+EGRESS_PORTABLE_CPPFLAGS = $(AM_CPPFLAGS) -DEGRESS_PORTABLE -I$(top_srcdir)/backends/egress-proxy
+check_PROGRAMS += tests/egress-proxy/egress_harness_portable
+tests_egress_proxy_egress_harness_portable_SOURCES = tests/egress-proxy/egress_harness.c \
+	core/sandbox_ctx.c core/supervise.c core/diag.c \
+	$(EGRESS_POLICY_SOURCES) backends/egress-proxy/egress_backend.c \
+	$(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
+tests_egress_proxy_egress_harness_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
+tests_egress_proxy_egress_harness_portable_CFLAGS = $(AM_CFLAGS) -pthread
+tests_egress_proxy_egress_harness_portable_LDADD = core/libpolicy.a $(CJSON_LIBS) -lpthread
+BINARY_TESTS += tests/egress-proxy/portable-basics.sh tests/egress-proxy/portable-load.sh \
+	tests/egress-proxy/portable-lifecycle.sh
+# The relay and event layer as a unit, both implementations from one source:
+# epoll + splice (release) and poll + copy (macOS's).
+# The loop runs in a thread of the test; egress_process.c (fork, confinement)
+# is not part of it.
+EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOURCES) \
+	backends/egress-proxy/conn.h backends/egress-proxy/egress_compat.h \
+	backends/egress-proxy/evpoll.h backends/egress-proxy/egress_loop.h \
+	backends/egress-proxy/egress_loop.c backends/egress-proxy/http_frontend.c \
+	backends/egress-proxy/socks5_frontend.c backends/egress-proxy/upstream.c \
+	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
+check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
+UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
+tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
+	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay.c
+tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
+tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
+tests_egress_proxy_test_relay_LDADD = $(CUNIT_LIBS) -lpthread
+tests_egress_proxy_test_relay_portable_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
+	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c
+tests_egress_proxy_test_relay_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
+tests_egress_proxy_test_relay_portable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
+tests_egress_proxy_test_relay_portable_LDADD = $(CUNIT_LIBS) -lpthread
 endif
 endif
 
 EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/egress-lib.sh \
+	tests/egress-proxy/portable-basics.sh tests/egress-proxy/portable-load.sh \
+	tests/egress-proxy/portable-lifecycle.sh \
 	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
 	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py
 
