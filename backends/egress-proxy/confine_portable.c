@@ -2,7 +2,8 @@
  * confine_portable.c — egress_confine() where there is no seccomp and no
  * libcap-ng: macOS, and the Linux test build of the host-loopback path.
  *
- * What it does: no core dumps; no debugger (macOS: PT_DENY_ATTACH again,
+ * What it does: no core dumps; a descriptor limit fit for the connection
+ * cap; no debugger (macOS: PT_DENY_ATTACH again,
  * since a forked child starts with fresh flags; Linux test build:
  * PR_SET_DUMPABLE 0, its nearest equivalent); as root, leave root for
  * nobody, so file permissions bind it; make sure the supervisor is still
@@ -10,11 +11,14 @@
  * the control socket reports end of stream, which the kernel delivers
  * however the supervisor ends).
  *
- * What it does not do, and what therefore remains: the process can still
- * exec, fork, open files for writing with its uid's rights, and reach any
- * address the host can — the policy is enforced by its own code.  On macOS
- * a Seatbelt profile of its own would be the next step (see README.md,
- * "Platforms"); it is not applied.
+ * macOS, last: its own Seatbelt profile (egress_sbpl.c, unverified without
+ * a Mac): no exec, no fork, no file writes, no IPC but name resolution;
+ * outbound TCP anywhere and accept on its loopback front-ends.
+ *
+ * What remains either way: it reaches any address the host can -- the
+ * destination policy is enforced by its own code.  In the Linux test build
+ * no profile applies, so there it could also exec, fork and write files
+ * with its uid's rights; that build is never a release.
  */
 #include "config.h"
 
@@ -34,6 +38,7 @@
 #endif
 
 #include "confine.h"
+#include "egress_sbpl.h"
 
 static int failf(char *err, size_t errlen, const char *what, int e)
 {
@@ -78,11 +83,32 @@ static int leave_root(char *err, size_t errlen)
     return 0;
 }
 
+/* The connection cap follows the descriptor limit, and macOS starts
+ * processes with a soft limit of 256 (32 tunnels).  Raise it towards the
+ * hard limit; macOS refuses more than kern.maxfilesperproc, so OPEN_MAX
+ * (10240) is tried next.  Failing both only lowers the cap. */
+static void raise_descriptor_limit(void)
+{
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0)
+        return;
+    static const rlim_t wanted[] = {65536, 10240};
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        rlim_t want = files.rlim_max < wanted[i] ? files.rlim_max : wanted[i];
+        if (want <= files.rlim_cur)
+            return;
+        struct rlimit r = {want, files.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &r) == 0)
+            return;
+    }
+}
+
 int egress_confine(pid_t parent, char *err, size_t errlen)
 {
     struct rlimit none = {0, 0};
     if (setrlimit(RLIMIT_CORE, &none) != 0)
         return failf(err, errlen, "setrlimit RLIMIT_CORE", errno);
+    raise_descriptor_limit();
     if (leave_root(err, errlen) != 0)
         return -1;
     /* After the credential change, which resets Linux's dumpable flag. */
@@ -92,5 +118,6 @@ int egress_confine(pid_t parent, char *err, size_t errlen)
         snprintf(err, errlen, "the supervisor ended while the egress process started");
         return -1;
     }
-    return 0;
+    /* Last: the profile forbids what the steps above needed. */
+    return egress_sbpl_apply(err, errlen);
 }

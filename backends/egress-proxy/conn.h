@@ -129,7 +129,8 @@ void upstream_connect_next(struct egress_loop *loop, struct conn *c);
 void upstream_writable(struct egress_loop *loop, struct conn *c);
 void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout);
 
-/* relay.c */
+/* relay.c / relay_copy.c */
+extern const unsigned relay_fds_per_conn;   /* descriptors a busy tunnel holds */
 void relay_start(struct egress_loop *loop, struct conn *c);
 void relay_event(struct egress_loop *loop, struct conn *c, struct endpoint *ep, uint32_t events);
 void relay_release(struct conn *c);

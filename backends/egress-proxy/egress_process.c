@@ -175,7 +175,7 @@ static size_t connection_cap(void)
     struct rlimit lim;
     if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur < 128)
         return 16;
-    size_t cap = (size_t)(lim.rlim_cur - 64) / 6;   /* 2 sockets + 2 pipes of 2 ends */
+    size_t cap = (size_t)(lim.rlim_cur - 64) / relay_fds_per_conn;
     return cap > 4096 ? 4096 : cap;
 }
 

@@ -35,6 +35,7 @@ EGRESS_LINUX_SOURCES = \
 EGRESS_PORTABLE_SOURCES = \
 	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
 	backends/egress-proxy/confine_portable.c \
+	backends/egress-proxy/egress_sbpl.h backends/egress-proxy/egress_sbpl.c \
 	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c
 if HOST_LINUX
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_LINUX_SOURCES)
@@ -45,6 +46,10 @@ EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 EGRESS_BACKEND_LIBS += -lpthread
 endif
 EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
+if HOST_DARWIN
+# egress_sbpl.c: the libsandbox prototypes the Seatbelt backend declares.
+EGRESS_BACKEND_CFLAGS += -I$(top_srcdir)/backends/seatbelt
+endif
 
 noinst_LIBRARIES += backends/egress-proxy/libegress_policy.a
 backends_egress_proxy_libegress_policy_a_SOURCES = $(EGRESS_POLICY_SOURCES)

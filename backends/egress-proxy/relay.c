@@ -27,6 +27,8 @@
 
 enum pump_result { PUMP_OK, PUMP_ERROR };
 
+const unsigned relay_fds_per_conn = 6;   /* two sockets, two pipes of two ends */
+
 static int open_pipe(struct direction *d)
 {
     int p[2];

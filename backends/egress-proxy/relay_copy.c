@@ -39,6 +39,8 @@
 
 enum pump_result { PUMP_OK, PUMP_ERROR };
 
+const unsigned relay_fds_per_conn = 2;   /* two sockets, nothing else */
+
 static void drop_buffer(struct direction *d)
 {
     free(d->buf);

@@ -12,6 +12,12 @@ tests_egress_proxy_test_addr_host_LDADD = $(EGRESS_TEST_LIBS)
 tests_egress_proxy_test_proxy_parsers_SOURCES = tests/egress-proxy/test_proxy_parsers.c
 tests_egress_proxy_test_proxy_parsers_CFLAGS = $(EGRESS_TEST_CFLAGS)
 tests_egress_proxy_test_proxy_parsers_LDADD = $(EGRESS_TEST_LIBS)
+check_PROGRAMS += tests/egress-proxy/test_egress_sbpl
+UNIT_TESTS += tests/egress-proxy/test_egress_sbpl
+tests_egress_proxy_test_egress_sbpl_SOURCES = tests/egress-proxy/test_egress_sbpl.c \
+	backends/egress-proxy/egress_sbpl.h backends/egress-proxy/egress_sbpl.c
+tests_egress_proxy_test_egress_sbpl_CFLAGS = $(EGRESS_TEST_CFLAGS) $(EGRESS_BACKEND_CFLAGS)
+tests_egress_proxy_test_egress_sbpl_LDADD = $(CUNIT_LIBS)
 
 if HOST_LINUX
 BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
