@@ -88,6 +88,12 @@ int main(int argc, char **argv)
 {
     if (argc < 3)
         die("usage", "egress_harness POLICY-JSON TARGET [ARG...]");
+#ifdef EGRESS_PORTABLE
+    /* Nothing inherited above 2, and no sweep before execve below: on macOS
+     * nothing closes stray descriptors for the workload, so what it holds
+     * is what the backend left it ("no descriptor above 2" checks that). */
+    syscall(SYS_close_range, 3, ~0U, 0);
+#endif
     struct policy_errors errors;
     struct policy *policy = policy_parse(argv[1], strlen(argv[1]), &errors);
     if (!policy)
@@ -116,7 +122,9 @@ int main(int argc, char **argv)
 #endif
         if (egress_proxy_backend.enter(&ctx) != SANDBOX_OK)
             die("enter", ctx.error);
+#ifndef EGRESS_PORTABLE
         syscall(SYS_close_range, 3, ~0U, 0);
+#endif
         execve(argv[2], argv + 2, ctx.env);
         die(argv[2], strerror(errno));
     }

@@ -139,6 +139,17 @@ fi
 sbx "$BOTH" /bin/ls -l /proc/self/fd
 fds=$(printf '%s\n' "$OUT" | awk '$9 ~ /^[0-9]+$/ && $9 > 2 && $NF !~ /^\/proc\/[0-9]+\/fd$/ {print $9 "->" $NF}')
 if [ -z "$fds" ]; then ok "no descriptor above 2 in the workload"; else fail "workload descriptors above 2: $fds"; fi
+# The egress process gave up what it could: no core dumps; root left for nobody.
+sbx_bg "$T_TMP/conf" "$BOTH" /bin/sleep 3
+EG=$(egress_pid_of "$SUP")
+if [ -z "$EG" ]; then fail "egress process not found"; else
+    core=$(awk '/^Max core file size/ {print $5}' "/proc/$EG/limits")
+    if [ "$core" = 0 ]; then ok "egress process: no core dumps"; else fail "egress process core limit: $core"; fi
+    uid=$(awk '/^Uid:/ {print $2}' "/proc/$EG/status")
+    if [ "$(id -u)" != 0 ] || [ "$uid" = 65534 ]; then ok "egress process: not root (uid $uid)"; else fail "egress process runs as uid $uid"; fi
+fi
+wait "$SUP"
+
 if [ "$RUNNER" = supervisor ]; then
     sbx "$BOTH" /bin/sh -c 's=${HTTP_PROXY#*sandbox:}; s=${s%@*}; for f in /proc/1/cmdline /proc/1/environ; do if cat "$f" 2>/dev/null | tr "\0" "\n" | grep -q "$s"; then echo "LEAK $f"; else echo "SAFE $f"; fi; done'
     expect_out '^SAFE /proc/1/cmdline$' "secret not in /proc/1/cmdline"
