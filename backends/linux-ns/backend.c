@@ -4,14 +4,18 @@
  *
  * prepare (supervisor, host side): decide the shape (namespaces or not, a
  *   network namespace or not, mount_setattr or the legacy path).
- * enter: clone into user + mount + PID (+ network) namespaces.  The
- *   supervisor returns SANDBOX_SUPERVISE and waits.  The child is PID 1 (the
- *   namespace init): it dies with the supervisor, writes its id maps, joins a
- *   fresh session keyring, brings lo up, builds the mount policy, forks the
- *   workload (PID 2) and stays as init (ns_init.c).  PID 2 re-enters the
- *   working directory and returns SANDBOX_OK so the other backends' enter()
- *   run inside the namespaces (the egress backend opens its loopback
- *   front-ends in our network namespace).
+ * enter: clone into user + mount + PID namespaces.  The supervisor returns
+ *   SANDBOX_SUPERVISE and waits.  The child is PID 1 (the namespace init):
+ *   it dies with the supervisor, writes its id maps, joins a fresh session
+ *   keyring and forks the workload (PID 2) early; then, in parallel, the
+ *   init builds the mount policy while the workload creates the network
+ *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).
+ *   The workload hands the namespace to the init, which joins it and only
+ *   then tells the workload to go on, and stays as init (ns_init.c).  Until
+ *   then the workload runs nothing but this backend's code.  PID 2
+ *   re-enters the working directory and returns SANDBOX_OK so the other
+ *   backends' enter() run inside the namespaces (the egress backend opens
+ *   its loopback front-ends in our network namespace).
  * harden (the workload, after every enter()): close descriptors above 2
  *   (except the filter pipe), securebits + zero capabilities + no_new_privs,
  *   Landlock scopes, and the seccomp filter last (compiled meanwhile by the
@@ -29,6 +33,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -61,17 +66,52 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
-/* PID 1: everything that must exist before the workload does. */
-static void init_build_sandbox(const struct sandbox_ctx *ctx)
+/* PID 1, before the workload is forked: what the workload inherits. */
+static void init_identity(void)
 {
     char err[1024];
     if (userns_child_setup(&state, err, sizeof err) != 0 ||
-        host_ipc_join_session_keyring(err, sizeof err) != 0 ||
-        (state.netns && netns_loopback_up(err, sizeof err) != 0) ||
-        mount_policy_apply(&state, ctx, err, sizeof err) != 0)
+        host_ipc_join_session_keyring(err, sizeof err) != 0)
+        diag_fatal("linux-ns: %s", err);
+}
+
+/* PID 1, while the workload creates the network namespace: the mounts, then
+ * join that namespace, then let the workload go on.  The "go" byte is the
+ * only thing that releases it, so it never runs past this point in a
+ * half-built sandbox; if the init dies instead, the kernel kills it. */
+static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
+{
+    char err[1024];
+    if (mount_policy_apply(&state, ctx, err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
     if (chdir("/") != 0)
         diag_fatal("linux-ns: cannot leave the working directory in the init: %s", strerror(errno));
+    int rc = netns_receive_join(link, state.netns, err, sizeof err);
+    if (rc < 0)
+        diag_fatal("linux-ns: %s", err);
+    if (rc == 0 && send(link, "g", 1, MSG_NOSIGNAL) != 1)
+        diag_fatal("linux-ns: cannot start the workload: %s", strerror(errno));
+    close(link);
+}
+
+/* PID 2, right after the fork: the network namespace, then wait for the
+ * init to finish the sandbox. */
+static void workload_await_sandbox(int link)
+{
+    char err[1024], go;
+    int nsfd = -1;
+    if ((state.netns && netns_create(&nsfd, err, sizeof err) != 0) ||
+        netns_send(link, nsfd, err, sizeof err) != 0)
+        diag_fatal("linux-ns: %s", err);
+    if (nsfd >= 0)
+        close(nsfd);
+    ssize_t n;
+    do
+        n = recv(link, &go, 1, 0);
+    while (n < 0 && errno == EINTR);
+    if (n != 1)
+        _exit(HAS_EXIT_FAILURE); /* the init failed and said why */
+    close(link);
 }
 
 /* The supervisor's side after the clone: compile the seccomp filter while
@@ -97,7 +137,7 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     char err[1024];
     if (pipe2(filter, O_CLOEXEC) != 0)
         return sandbox_fail(ctx, "cannot create the seccomp filter pipe: %s", strerror(errno));
-    pid_t pid = userns_clone(&state, &status_fd, err, sizeof err);
+    pid_t pid = userns_clone(&status_fd, err, sizeof err);
     if (pid < 0) {
         close(filter[0]);
         close(filter[1]);
@@ -112,13 +152,21 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     }
     close(filter[1]);
     state.filter_fd = filter[0];
-    init_build_sandbox(ctx);
+    init_identity();
+    int link[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
+        diag_fatal("linux-ns: cannot create the init/workload socket pair: %s", strerror(errno));
     pid_t workload = fork();
     if (workload < 0)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
-    if (workload > 0)
+    if (workload > 0) {
+        close(link[1]);
+        init_build_sandbox(ctx, link[0]);
         ns_init_run(workload, status_fd);
+    }
+    close(link[0]);
     close(status_fd);
+    workload_await_sandbox(link[1]);
     /* Re-enter the working directory by name: it now resolves through the
      * policy's mounts, so ./file lands in the writable bind, not in the
      * directory shadowed underneath. */

@@ -13,7 +13,8 @@
  *   dev.c            a private, minimal /dev
  *   host_ipc.c       private /tmp and /run, host socket masks,
  *                    Landlock scopes, session keyring
- *   netns.c          bring `lo` up in the new network namespace
+ *   netns.c          the network namespace: created by the workload while
+ *                    the init mounts, joined by the init, `lo` up
  *   caps.c           securebits, capabilities, no_new_privs
  *   seccomp_filter.c the one syscall table and the filter built from it
  *   fd_hygiene.c     close every descriptor above 2
@@ -49,7 +50,7 @@ struct linux_ns_state {
 /* Clone into the namespaces.  Returns the child's pid in the parent (and
  * sets *status_fd), 0 in the child (*status_fd is then the write end), -1 on
  * failure in the parent. */
-pid_t userns_clone(const struct linux_ns_state *st, int *status_fd, char *err, size_t errlen);
+pid_t userns_clone(int *status_fd, char *err, size_t errlen);
 /* In the child: die with the supervisor, write the id maps. */
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);
 
@@ -61,7 +62,15 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
                        char *err, size_t errlen);
 
 /* netns.c */
-int netns_loopback_up(char *err, size_t errlen);
+/* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,
+ * and return the namespace as a descriptor in *nsfd. */
+int netns_create(int *nsfd, char *err, size_t errlen);
+/* Workload side: send one message to the init, carrying `nsfd` (-1: none). */
+int netns_send(int sock, int nsfd, char *err, size_t errlen);
+/* Init side: receive that message and, if `join`, setns() into the
+ * namespace it carries.  Returns 1 when the workload exited without sending
+ * (it reported its own error). */
+int netns_receive_join(int sock, bool join, char *err, size_t errlen);
 
 /* host_ipc.c */
 int host_ipc_join_session_keyring(char *err, size_t errlen);

@@ -3,8 +3,10 @@
  * namespace.
  *
  * clone(2) is called directly (no separate stack, fork semantics) with
- * CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID [| CLONE_NEWNET], so the child is
- * already PID 1 of the new PID namespace: no intermediate process.
+ * CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID, so the child is already PID 1
+ * of the new PID namespace: no intermediate process.  The network namespace
+ * is created afterwards by the workload, in parallel with the mounts
+ * (netns.c).
  *
  * Dying with the supervisor: the child sets PR_SET_PDEATHSIG = SIGKILL.  The
  * usual getppid() re-check does not work across a PID namespace (the parent
@@ -39,7 +41,7 @@
 
 static int lifeline[2] = {-1, -1};
 
-pid_t userns_clone(const struct linux_ns_state *st, int *status_fd, char *err, size_t errlen)
+pid_t userns_clone(int *status_fd, char *err, size_t errlen)
 {
     int status[2];
     if (pipe2(status, O_CLOEXEC) != 0 || pipe2(lifeline, O_CLOEXEC) != 0) {
@@ -47,8 +49,6 @@ pid_t userns_clone(const struct linux_ns_state *st, int *status_fd, char *err, s
         return -1;
     }
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD;
-    if (st->netns)
-        flags |= CLONE_NEWNET;
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
     if (pid < 0) {
         int e = errno;

@@ -33,6 +33,14 @@ run_sup "$OFF" -- "$PY" "$CLIENT" abstract "$abstract"
 expect_rc 1 "egress off: host abstract unix socket unreachable"
 run_sup "$OFF" -- sh -c 'cat /proc/net/dev | grep -c :'
 expect_out '^1$' "egress off: only lo in the network namespace"
+# The workload creates the network namespace and the init joins it (netns.c):
+# /proc/PID/net needs no ptrace right, so an init left in the host's
+# namespace would show the host's interfaces and sockets here.
+grep -q "@$abstract" /proc/net/unix && [ "$(grep -c : /proc/net/dev)" -gt 1 ] \
+    && ok "control: the host shows its interfaces and the abstract socket" \
+    || fail "control: host /proc/net lacks an interface besides lo or the abstract socket"
+run_sup "$OFF" -- sh -c 'echo "$(grep -c : /proc/1/net/dev) $(grep -c "@$0" /proc/1/net/unix)"' "$abstract"
+expect_out '^1 0$' "egress off: the init (PID 1) is in the sandbox's network namespace too"
 run_sup "$OFF_BIND" -- "$ATTACK" bind-ok
 expect_rc 0 "egress off, localBinding true: lo is up and usable"
 
