@@ -36,26 +36,27 @@ static const char *const dev_links[][2] = {
     {"stderr", "/proc/self/fd/2"}, {"ptmx", "pts/ptmx"},
 };
 
+/*
+ * Mount points in the new /dev are created here with O_EXCL (a name that
+ * exists, a symlink included, fails) in a tmpfs that only this process has
+ * written to, and the descriptor returned by that creation is the mount
+ * target: nothing is looked up a second time.
+ */
+
 /* Create `name` in the new /dev and bind the host node over it. */
 static int bind_node(int newdev, const struct sp_node *host, const char *name, bool legacy,
                      char *err, size_t errlen)
 {
     char path[64];
     snprintf(path, sizeof path, "/dev/%s", name);
-    int fd = openat(newdev, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-    if (fd < 0) {
+    struct sp_node dst = {.parent = -1};
+    dst.fd = openat(newdev, name, O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (dst.fd < 0) {
         snprintf(err, errlen, "%s: cannot create the mount point: %s", path, strerror(errno));
         return -1;
     }
-    close(fd);
-    struct sp_node dst;
-    int e = safe_path_open(newdev, name, &dst);
-    if (e != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(-e));
-        return -1;
-    }
     int rc = mnt_bind(legacy, host, &dst, BIND_KEEP, path, err, errlen);
-    safe_path_close(&dst);
+    close(dst.fd);
     return rc;
 }
 
@@ -65,18 +66,14 @@ static int sub_mount(int newdev, const char *name, mode_t mode, const char *type
 {
     char path[64];
     snprintf(path, sizeof path, "/dev/%s", name);
-    if (mkdirat(newdev, name, 0700) != 0 || fchmodat(newdev, name, mode, 0) != 0) {
+    struct sp_node dir = {.parent = -1, .fd = -1};
+    if (mkdirat(newdev, name, 0700) != 0 || fchmodat(newdev, name, mode, 0) != 0 ||
+        (dir.fd = openat(newdev, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
         snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    struct sp_node dir;
-    int e = safe_path_open(newdev, name, &dir);
-    if (e != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(-e));
-        return -1;
-    }
     int rc = mnt_new(type, &dir, MS_NOSUID | MS_NOEXEC, data, path, err, errlen);
-    safe_path_close(&dir);
+    close(dir.fd);
     return rc;
 }
 

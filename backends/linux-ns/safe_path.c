@@ -51,21 +51,21 @@ struct fd_path fd_path(int fd)
     return p;
 }
 
-/* Open one component beneath `dir` as O_PATH, refusing a symlink. */
-static int open_component(int dir, const char *name, bool want_dir)
+/* Open one component beneath `dir` as O_PATH, refusing a symlink.  Its
+ * stat is left in *st, so callers need no second fstat(). */
+static int open_component(int dir, const char *name, bool want_dir, struct stat *st)
 {
     int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -errno;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+    if (fstat(fd, st) != 0) {
         int e = errno;
         close(fd);
         return -e;
     }
-    if (S_ISLNK(st.st_mode) || (want_dir && !S_ISDIR(st.st_mode))) {
+    if (S_ISLNK(st->st_mode) || (want_dir && !S_ISDIR(st->st_mode))) {
         close(fd);
-        return S_ISLNK(st.st_mode) ? -ELOOP : -ENOTDIR;
+        return S_ISLNK(st->st_mode) ? -ELOOP : -ENOTDIR;
     }
     return fd;
 }
@@ -81,8 +81,9 @@ static int walk_directory(int base, const char *rel)
     if (cur < 0)
         return -errno;
     char *save = NULL;
+    struct stat st;
     for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-        int next = open_component(cur, c, true);
+        int next = open_component(cur, c, true, &st);
         close(cur);
         if (next < 0)
             return next;
@@ -132,7 +133,7 @@ int safe_path_open(int base, const char *rel, struct sp_node *out)
     int parent = open_directory(base, dir);
     if (parent < 0)
         return parent;
-    int fd = open_component(parent, name, false);
+    int fd = open_component(parent, name, false, &out->st);
     if (fd < 0) {
         close(parent);
         return fd;
@@ -140,11 +141,6 @@ int safe_path_open(int base, const char *rel, struct sp_node *out)
     out->parent = parent;
     out->fd = fd;
     strcpy(out->name, name);
-    if (fstat(fd, &out->st) != 0) {
-        int e = errno;
-        safe_path_close(out);
-        return -e;
-    }
     return 0;
 }
 
@@ -167,18 +163,13 @@ int safe_path_open_cached(int base, const char *rel, struct sp_dir_cache *cache,
     const char *name = slash + 1;
     if (strlen(name) >= sizeof out->name || !*name)
         return -ENAMETOOLONG;
-    int fd = open_component(cache->fd, name, false);
+    int fd = open_component(cache->fd, name, false, &out->st);
     if (fd < 0)
         return fd;
     out->parent = cache->fd;
     out->borrowed_parent = true;
     out->fd = fd;
     strcpy(out->name, name);
-    if (fstat(fd, &out->st) != 0) {
-        int e = errno;
-        safe_path_close(out);
-        return -e;
-    }
     return 0;
 }
 
@@ -194,7 +185,8 @@ int safe_path_reopen(const struct sp_node *node)
 {
     if (node->parent < 0)
         return -EINVAL;
-    return open_component(node->parent, node->name, false);
+    struct stat st;
+    return open_component(node->parent, node->name, false, &st);
 }
 
 void safe_path_close(struct sp_node *node)
