@@ -19,7 +19,7 @@
  * harden (the workload, after every enter()): close descriptors above 2
  *   (except the filter pipe), securebits + zero capabilities + no_new_privs,
  *   Landlock scopes, and the seccomp filter last (compiled meanwhile by the
- *   supervisor, see seccomp_filter.c).
+ *   init once it has said "go", see seccomp_filter.c).
  *
  * full_access: no namespace, no mount, no filter — the policy grants full
  *   access and there is nothing to enforce; the parser already refuses
@@ -114,15 +114,21 @@ static void workload_await_sandbox(int link)
     close(link);
 }
 
-/* The supervisor's side after the clone: compile the seccomp filter while
- * the init builds the mounts, and hand it over.  A failure is reported here
- * and, since the workload then receives no filter, it refuses to start. */
-static void supervisor_send_filter(const struct sandbox_ctx *ctx, int fd)
+/* PID 1, once the workload has been told to go on: compile the seccomp
+ * filter and hand it over while the workload re-enters its directory, runs
+ * the other backends' enter() and drops its capabilities; it loads the
+ * program last, in harden, and refuses to start (125) if no valid program
+ * arrives.  Here rather than in the supervisor because the supervisor
+ * compiling right after clone() competed for the CPU with the init and the
+ * workload (2 vCPUs), and the init is idle now anyway.  Written after "go",
+ * so a pipe shrunk by pipe-user-pages-soft can never block the init before
+ * the workload reads. */
+static void init_send_filter(const struct sandbox_ctx *ctx, int fd)
 {
     char err[512];
-    /* A sandbox that already failed has closed the read end: EPIPE, not a
-     * SIGPIPE that would replace its exit status 125 (reproduce_status()
-     * restores the default action before reproducing any signal). */
+    /* A workload that already failed has closed the read end: EPIPE.  The
+     * init never execs, and the workload was forked before this, so the
+     * ignored SIGPIPE reaches no workload. */
     signal(SIGPIPE, SIG_IGN);
     if (seccomp_filter_send(ctx->policy, fd, err, sizeof err) != 0 && errno != EPIPE)
         diag("linux-ns: %s", err);
@@ -145,12 +151,11 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     }
     if (pid > 0) {
         close(filter[0]);
-        supervisor_send_filter(ctx, filter[1]);
+        close(filter[1]);
         ctx->monitor.pid = pid;
         ctx->monitor.status_fd = status_fd;
         return SANDBOX_SUPERVISE;
     }
-    close(filter[1]);
     state.filter_fd = filter[0];
     init_identity();
     int link[2];
@@ -161,9 +166,14 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
     if (workload > 0) {
         close(link[1]);
+        close(filter[0]);
         init_build_sandbox(ctx, link[0]);
+        init_send_filter(ctx, filter[1]);
         ns_init_run(workload, status_fd);
     }
+    /* Only the init writes the filter: without this copy of the write end
+     * closed, the workload would wait for an end of file forever. */
+    close(filter[1]);
     close(link[0]);
     close(status_fd);
     workload_await_sandbox(link[1]);

@@ -79,8 +79,8 @@ int host_ipc_landlock_scope(char *err, size_t errlen);
 /* caps.c */
 int caps_drop_all(char *err, size_t errlen);
 
-/* seccomp_filter.c: the supervisor compiles the filter and writes the BPF
- * program to `fd`; the workload reads it from `fd` (closing it) and loads it. */
+/* seccomp_filter.c: the namespace init compiles the filter and writes the
+ * BPF program to `fd`; the workload reads it from `fd` (closing it) and loads it. */
 int seccomp_filter_send(const struct policy *policy, int fd, char *err, size_t errlen);
 int seccomp_filter_receive(int fd, char *err, size_t errlen);
 

@@ -19,10 +19,13 @@
  * SIGSYS).
  *
  * Where it is compiled: libseccomp's compilation is the costliest step of
- * harden() (~0.2-0.3 ms).  The supervisor, which after clone() only waits,
- * compiles the filter while the namespace init builds the mounts, and sends
- * the BPF program (seccomp_export_bpf) through a pipe created before the
- * clone; the workload reads it in harden() and loads it with seccomp(2)
+ * harden() (~0.15-0.3 ms).  The namespace init, idle once it has told the
+ * workload to go on, compiles the filter while the workload finishes
+ * enter() and drops its capabilities, and sends the BPF program
+ * (seccomp_export_bpf) through a pipe created before the clone (backend.c;
+ * the supervisor compiling it right after clone() competed with the init
+ * and the workload for the CPU); the workload reads it in harden() and
+ * loads it with seccomp(2)
  * (flags 0 — what seccomp_load() does with libseccomp's default attributes;
  * no_new_privs is already set by caps.c).  The program is exactly what
  * seccomp_load() would have generated from the same table.
