@@ -11,7 +11,7 @@ tests_core_test_policy_unit_CFLAGS = $(TESTS_CORE_CFLAGS)
 tests_core_test_policy_unit_LDADD = $(TESTS_CORE_LDADD)
 UNIT_TESTS += tests/core/test_policy_corpus tests/core/test_policy_unit
 
-EXTRA_DIST += tests/lib.sh tests/core/policy-corpus
+EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh

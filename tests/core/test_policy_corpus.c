@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "../cunit_run.h"
 
 static char corpus_dir[4096];
 
@@ -181,9 +182,5 @@ int main(void)
     CU_add_test(s, "valid/ accepted", test_valid_documents);
     CU_add_test(s, "invalid/ refused with exactly the listed paths", test_invalid_documents);
     CU_add_test(s, "invalid-text/ refused with exactly the listed paths", test_invalid_text);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures ? 1 : 0;
+    return cunit_run_registry();
 }

@@ -17,6 +17,7 @@
 #include "json_text.h"
 #include "policy.h"
 #include "policy_read.h"
+#include "../cunit_run.h"
 
 static struct policy *parse_ok(const char *text)
 {
@@ -183,9 +184,5 @@ int main(void)
     CU_add_test(s, "\\u0000 does not truncate a string", test_nul_escape_not_truncated);
     CU_add_test(s, "descriptor reads are bounded and close", test_read_fd_limits);
     CU_add_test(s, "endless and odd files are refused", test_read_endless_sources);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures ? 1 : 0;
+    return cunit_run_registry();
 }

@@ -11,6 +11,7 @@
 #include "addr_class.h"
 #include "destination.h"
 #include "host_match.h"
+#include "../cunit_run.h"
 
 static void test_literals(void)
 {
@@ -270,9 +271,5 @@ int main(void)
     CU_add_test(s, "requested host parsing", test_host_parse);
     CU_add_test(s, "allowedHosts matching", test_matching);
     CU_add_test(s, "destination decision", test_decision);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run_registry();
 }

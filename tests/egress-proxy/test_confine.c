@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "confine.h"
+#include "../cunit_run.h"
 
 enum probe {
     P_EXEC, P_FORK, P_WRITE_OPEN, P_CREATE, P_READ_OPEN, P_SIGNAL_PARENT, P_SIGNAL_SELF,
@@ -121,9 +122,5 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("egress process confinement", NULL, NULL);
     CU_add_test(s, "confined egress process", test_confinement);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run_registry();
 }

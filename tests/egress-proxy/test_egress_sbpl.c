@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "egress_sbpl.h"
+#include "../cunit_run.h"
 
 /* Parentheses balance outside string literals; literals are closed and
  * contain no backslash or newline (nothing needed escaping). */
@@ -97,9 +98,5 @@ int main(void)
     CU_add_test(s, "well formed, deny by default", test_well_formed);
     CU_add_test(s, "only the operations the egress process needs", test_only_needed_operations);
     CU_add_test(s, "no exec, fork, writes, bind; inbound on loopback only", test_nothing_dangerous);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run_registry();
 }

@@ -13,6 +13,7 @@
 #include "http_parse.h"
 #include "proxy_auth.h"
 #include "socks5_parse.h"
+#include "../cunit_run.h"
 
 /* "sandbox:s3cret" */
 #define AUTH "Proxy-Authorization: Basic c2FuZGJveDpzM2NyZXQ=\r\n"
@@ -340,9 +341,5 @@ int main(void)
     CU_add_test(s, "SOCKS5 greeting, auth, request", test_socks5);
     CU_add_test(s, "base64 and credentials", test_base64_and_creds);
     CU_add_test(s, "mutated messages stay in bounds", test_mutations);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run_registry();
 }

@@ -29,6 +29,7 @@
 #include "conn.h"
 #include "egress_compat.h"
 #include "egress_loop.h"
+#include "../cunit_run.h"
 
 #define SECRET "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define BIG (64u * 1024 * 1024)
@@ -511,9 +512,5 @@ int main(void)
     CU_add_test(s, "a stalled reader: no spinning, others served", test_stalled_reader);
     CU_add_test(s, "hostile clients refused or dropped, loop unharmed", test_hostile_clients);
     CU_add_test(s, "200 tunnels at once", test_many_tunnels);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run_registry();
 }

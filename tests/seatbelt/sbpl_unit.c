@@ -9,6 +9,7 @@
 #include <CUnit/Basic.h>
 
 #include "suites.h"
+#include "../cunit_run.h"
 
 int main(void)
 {
@@ -20,9 +21,5 @@ int main(void)
         CU_cleanup_registry();
         return 1;
     }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    return cunit_run_registry();
 }

@@ -22,6 +22,7 @@
 #include "fixtures.h"
 #include "sandbox_spi.h"
 #include "sbpl_reader.h"
+#include "../cunit_run.h"
 
 extern const struct sandbox_backend seatbelt_backend;
 
@@ -253,10 +254,7 @@ int main(void)
         CU_cleanup_registry();
         return 1;
     }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
+    int rc = cunit_run_registry();
     free(installed);
-    return failed ? 1 : 0;
+    return rc;
 }
