@@ -39,6 +39,7 @@
 
 #include "diag.h"
 #include "linux_ns.h"
+#include "supervise.h"
 
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
@@ -89,7 +90,9 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
     int rc = netns_receive_join(link, state.netns, err, sizeof err);
     if (rc < 0)
         diag_fatal("linux-ns: %s", err);
-    if (rc == 0 && send(link, "g", 1, MSG_NOSIGNAL) != 1)
+    /* EPIPE, ECONNRESET: the workload already died (a forwarded signal, or
+     * it failed and said why); ns_init_run() reports how. */
+    if (rc == 0 && send(link, "g", 1, MSG_NOSIGNAL) != 1 && errno != EPIPE && errno != ECONNRESET)
         diag_fatal("linux-ns: cannot start the workload: %s", strerror(errno));
     close(link);
 }
@@ -165,6 +168,12 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     if (workload < 0)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
     if (workload > 0) {
+        /* From the fork on: SIGTERM & co. sent to the supervisor during the
+         * build (which the supervisor forwards to the init as soon as
+         * clone() returns, and which an init without a handler would
+         * silently drop) kill the workload before it runs anything; the
+         * init then reports that death. */
+        forward_signals_to(workload);
         close(link[1]);
         close(filter[0]);
         init_build_sandbox(ctx, link[0]);

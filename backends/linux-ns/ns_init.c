@@ -3,8 +3,9 @@
  * (PID 2) exists.
  *
  * It forwards SIGHUP/SIGINT/SIGQUIT/SIGTERM sent to it (by the supervisor,
- * which forwards what it receives) to the workload, reaps every orphan that
- * is reparented to it, and when the workload ends writes the workload's raw
+ * which forwards what it receives) to the workload (set up by backend.c
+ * right after the fork, before the mounts), reaps every orphan that is
+ * reparented to it, and when the workload ends writes the workload's raw
  * wait status (one int) to the status pipe and exits.  A PID-namespace init
  * cannot die of a signal it sends itself, hence the pipe; the supervisor
  * reproduces that status.  The init's exit makes the kernel SIGKILL
@@ -41,7 +42,6 @@ static void close_others(int keep)
 void ns_init_run(pid_t workload, int status_fd)
 {
     close_others(status_fd);
-    forward_signals_to(workload);
     for (;;) {
         int status;
         pid_t pid = waitpid(-1, &status, 0);

@@ -32,6 +32,25 @@ wait "$sup"
 RC=$?; ERR=$(cat "$T_TMP/fwd")
 expect_rc 42 "SIGTERM forwarded to the workload"
 
+# SIGTERM while the sandbox is still being built (1,000 masks keep the init
+# mounting for several ms) is never lost: before the clone it kills the
+# supervisor, during the build the init forwards it to the workload (which
+# has not been released yet), after the exec it reaches the target; each way
+# the supervisor dies of SIGTERM.  An init that dropped it would let the
+# target run its 2 s and exit 0.
+mkdir "$ws/masks"
+masks=$(for i in $(seq 1000); do mkdir "$ws/masks/d$i"; printf '"%s",' "$ws/masks/d$i"; done)
+PM=$(policy workspace_write false false "\"deniedReadPaths\":[${masks%,}]")
+for try in 1 2 3; do
+    "$SUPERVISOR" --policy "$PM" -- sh -c 'sleep 2' >/dev/null 2>&1 &
+    sup=$!
+    sleep 0.003
+    kill -TERM "$sup"
+    wait "$sup"
+    RC=$?; ERR=
+    expect_rc 143 "SIGTERM during the sandbox build is not lost (try $try)"
+done
+
 # SIGKILL of the supervisor: nothing of the sandbox survives.
 marker="has-orphan-$$-$RANDOM"
 "$SUPERVISOR" --policy "$P" -- sh -c "sleep 300 & echo up; exec sh -c 'sleep 301; : $marker'" >"$T_TMP/kill" 2>&1 &
