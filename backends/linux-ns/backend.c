@@ -138,6 +138,21 @@ static void init_send_filter(const struct sandbox_ctx *ctx, int fd)
     close(fd);
 }
 
+/* PID 1 once the workload exists; never returns. */
+__attribute__((noreturn))
+static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, int filter_fd, int status_fd)
+{
+    /* From the fork on: SIGTERM & co. sent to the supervisor during the
+     * build (which the supervisor forwards to the init as soon as clone()
+     * returns, and which an init without a handler would silently drop)
+     * kill the workload before it runs anything; the init then reports
+     * that death. */
+    forward_signals_to(workload);
+    init_build_sandbox(ctx, link);
+    init_send_filter(ctx, filter_fd);
+    ns_init_run(workload, status_fd);
+}
+
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
@@ -168,17 +183,9 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     if (workload < 0)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
     if (workload > 0) {
-        /* From the fork on: SIGTERM & co. sent to the supervisor during the
-         * build (which the supervisor forwards to the init as soon as
-         * clone() returns, and which an init without a handler would
-         * silently drop) kill the workload before it runs anything; the
-         * init then reports that death. */
-        forward_signals_to(workload);
         close(link[1]);
         close(filter[0]);
-        init_build_sandbox(ctx, link[0]);
-        init_send_filter(ctx, filter[1]);
-        ns_init_run(workload, status_fd);
+        init_main(ctx, workload, link[0], filter[1], status_fd);
     }
     /* Only the init writes the filter: without this copy of the write end
      * closed, the workload would wait for an end of file forever. */
