@@ -10,7 +10,8 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/process.sh \
 	tests/linux-ns/tools.sh \
 	tests/linux-ns/race.sh \
-	tests/linux-ns/leaks.sh
+	tests/linux-ns/leaks.sh \
+	tests/linux-ns/diagnostics.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c

@@ -1,0 +1,27 @@
+#!/bin/bash
+# diagnostics.sh — when the kernel refuses to make the sandbox, the run stops
+# with 125 and one line naming the cause and the fix, and the target never
+# runs.  Reproduced for real: user.max_user_namespaces is per user namespace,
+# so setting it to 0 inside a namespace of our own disables nested user
+# namespaces for the supervisor started there, without touching the host.
+. "$HAS_SRCDIR/tests/lib.sh"
+. "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
+ns_require
+command -v unshare >/dev/null || skip "needs unshare (util-linux)"
+
+MARK="$T_TMP/marker"
+P=$(policy read_only false false)
+unshare -Ur bash -c '
+    echo 0 >/proc/sys/user/max_user_namespaces || exit 99
+    "$1" --policy "$2" -- /bin/sh -c "touch \"$3\""' _ "$SUPERVISOR" "$P" "$MARK" \
+    >"$T_TMP/out" 2>"$T_TMP/err"
+RC=$?
+ERR=$(cat "$T_TMP/err")
+[ "$RC" = 99 ] && skip "cannot set user.max_user_namespaces inside a user namespace here"
+expect_rc 125 "user namespaces disabled"
+expect_err "user namespaces are disabled \(user\.max_user_namespaces = 0\)" "the cause is named"
+expect_err "fix: sysctl -w user\.max_user_namespaces=" "the fix is named"
+expect_one_line_error "user namespaces disabled"
+[ -e "$MARK" ] && fail "the target ran without a sandbox" || ok "the target did not run"
+
+finish
