@@ -81,20 +81,8 @@ static int overlay_dir(struct sp_node *dir, const char *path, char *err, size_t 
         snprintf(err, errlen, "%s: cannot prepare the private layer: %s", path, strerror(errno));
         goto out;
     }
-    /* userxattr: overlayfs keeps its metadata in user.overlay.* instead of
-     * trusted.overlay.*, which a mount in a user namespace cannot set.
-     * Without it every mount first fails to set a trusted xattr on the upper
-     * tmpfs and falls back to "no xattr" mode, logging four kernel messages
-     * per launch (console printk: ~0.05 ms of the launch, and a flooded
-     * kernel log).  userxattr forces redirect_dir=nofollow and metacopy=off;
-     * the xattrs it reads from the lower layer (a host user may set
-     * user.overlay.* on files of their own in the host /tmp) can only mark
-     * entries opaque or whited out against layers below the lower one, and
-     * there is none: nothing of another owner can be hidden or redirected.
-     * Same kernel floor as overlayfs in a user namespace (5.11).  On tmpfs
-     * without user xattrs (< 6.6) the mount falls back exactly as before. */
     char opts[160];
-    snprintf(opts, sizeof opts, "userxattr,lowerdir=%s,upperdir=/proc/self/fd/%d/upper,workdir=/proc/self/fd/%d/work",
+    snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=/proc/self/fd/%d/upper,workdir=/proc/self/fd/%d/work",
              fd_path(dir->fd).s, stage, stage);
     if (mount("overlay", fd_path(stage).s, "overlay", MS_NOSUID | MS_NODEV, opts) != 0) {
         snprintf(err, errlen, "%s: cannot mount the private overlay (overlayfs in a user namespace needs "
