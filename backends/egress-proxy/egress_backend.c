@@ -384,16 +384,6 @@ static enum sandbox_result egress_enter(struct sandbox_ctx *ctx)
     return r;
 }
 
-SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
-    .abi = SANDBOX_BACKEND_ABI,
-    .name = "egress-proxy",
-    .order = 200,
-    .enforces = SANDBOX_ENFORCES_EGRESS_PROXY,
-    .prepare = egress_prepare,
-    .enter = egress_enter,
-    .harden = sandbox_hook_noop,
-};
-
 #else /* EGRESS_HOST_LOOPBACK */
 
 /*
@@ -520,16 +510,6 @@ static enum sandbox_result egress_enter(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
-SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
-    .abi = SANDBOX_BACKEND_ABI,
-    .name = "egress-proxy",
-    .order = 200,
-    .enforces = SANDBOX_ENFORCES_EGRESS_PROXY,
-    .prepare = egress_prepare,
-    .enter = egress_enter,
-    .harden = sandbox_hook_noop,
-};
-
 #endif
 
 #else /* neither Linux nor macOS */
@@ -548,14 +528,24 @@ static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
+/* Nothing to enforce here, so nothing is claimed (see above). */
+#define EGRESS_ENFORCES 0
+#define egress_enter sandbox_hook_noop
+
+#endif
+
+#ifndef EGRESS_ENFORCES
+#define EGRESS_ENFORCES SANDBOX_ENFORCES_EGRESS_PROXY
+#endif
+
+/* One descriptor for every platform: what differs is which prepare/enter
+ * the branches above define, and whether a proxy is enforced at all. */
 SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
     .name = "egress-proxy",
     .order = 200,
-    .enforces = 0,
+    .enforces = EGRESS_ENFORCES,
     .prepare = egress_prepare,
-    .enter = sandbox_hook_noop,
+    .enter = egress_enter,
     .harden = sandbox_hook_noop,
 };
-
-#endif
