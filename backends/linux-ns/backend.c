@@ -16,10 +16,9 @@
  *   re-enters the working directory and returns SANDBOX_OK so the other
  *   backends' enter() run inside the namespaces (the egress backend opens
  *   its loopback front-ends in our network namespace).
- * harden (the workload, after every enter()): close descriptors above 2
- *   (except the filter pipe), securebits + zero capabilities + no_new_privs,
- *   Landlock scopes, and the seccomp filter last (compiled meanwhile by the
- *   init once it has said "go", see seccomp_filter.c).
+ * harden (the workload, after every enter()): close descriptors above 2,
+ *   securebits + zero capabilities + no_new_privs, Landlock scopes, and the
+ *   seccomp filter last (compiled with the binary, see seccomp_rules.c).
  *
  * full_access: no namespace, no mount, no filter — the policy grants full
  *   access and there is nothing to enforce; the parser already refuses
@@ -29,8 +28,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -117,30 +114,9 @@ static void workload_await_sandbox(int link)
     close(link);
 }
 
-/* PID 1, once the workload has been told to go on: compile the seccomp
- * filter and hand it over while the workload re-enters its directory, runs
- * the other backends' enter() and drops its capabilities; it loads the
- * program last, in harden, and refuses to start (125) if no valid program
- * arrives.  Here rather than in the supervisor because the supervisor
- * compiling right after clone() competed for the CPU with the init and the
- * workload (2 vCPUs), and the init is idle now anyway.  Written after "go",
- * so a pipe shrunk by pipe-user-pages-soft can never block the init before
- * the workload reads. */
-static void init_send_filter(const struct sandbox_ctx *ctx, int fd)
-{
-    char err[512];
-    /* A workload that already failed has closed the read end: EPIPE.  The
-     * init never execs, and the workload was forked before this, so the
-     * ignored SIGPIPE reaches no workload. */
-    signal(SIGPIPE, SIG_IGN);
-    if (seccomp_filter_send(ctx->policy, fd, err, sizeof err) != 0 && errno != EPIPE)
-        diag("linux-ns: %s", err);
-    close(fd);
-}
-
 /* PID 1 once the workload exists; never returns. */
 __attribute__((noreturn))
-static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, int filter_fd, int status_fd)
+static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, int status_fd)
 {
     /* From the fork on: SIGTERM & co. sent to the supervisor during the
      * build (which the supervisor forwards to the init as soon as clone()
@@ -149,7 +125,6 @@ static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, i
      * that death. */
     forward_signals_to(workload);
     init_build_sandbox(ctx, link);
-    init_send_filter(ctx, filter_fd);
     ns_init_run(workload, status_fd);
 }
 
@@ -157,24 +132,16 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
         return SANDBOX_OK;
-    int status_fd, filter[2];
+    int status_fd;
     char err[1024];
-    if (pipe2(filter, O_CLOEXEC) != 0)
-        return sandbox_fail(ctx, "cannot create the seccomp filter pipe: %s", strerror(errno));
     pid_t pid = userns_clone(&status_fd, err, sizeof err);
-    if (pid < 0) {
-        close(filter[0]);
-        close(filter[1]);
+    if (pid < 0)
         return sandbox_fail(ctx, "%s", err);
-    }
     if (pid > 0) {
-        close(filter[0]);
-        close(filter[1]);
         ctx->monitor.pid = pid;
         ctx->monitor.status_fd = status_fd;
         return SANDBOX_SUPERVISE;
     }
-    state.filter_fd = filter[0];
     init_identity();
     int link[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
@@ -184,12 +151,8 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
     if (workload > 0) {
         close(link[1]);
-        close(filter[0]);
-        init_main(ctx, workload, link[0], filter[1], status_fd);
+        init_main(ctx, workload, link[0], status_fd);
     }
-    /* Only the init writes the filter: without this copy of the write end
-     * closed, the workload would wait for an end of file forever. */
-    close(filter[1]);
     close(link[0]);
     close(status_fd);
     workload_await_sandbox(link[1]);
@@ -206,20 +169,13 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 {
     char err[512];
-    if (state.sandbox) {
-        /* The filter pipe is the one descriptor kept past the close: moved
-         * to 3 first, closed by seccomp_filter_receive(). */
-        if (state.filter_fd != 3 && dup3(state.filter_fd, 3, O_CLOEXEC) != 3)
-            return sandbox_fail(ctx, "cannot keep the seccomp filter pipe: %s", strerror(errno));
-        state.filter_fd = 3;
-    }
-    if (fd_close_above_stderr(state.sandbox ? 4 : 3, err, sizeof err) != 0)
+    if (fd_close_above_stderr(err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (!state.sandbox)
         return SANDBOX_OK;
     if (caps_drop_all(err, sizeof err) != 0 ||
         host_ipc_landlock_scope(err, sizeof err) != 0 ||
-        seccomp_filter_receive(state.filter_fd, err, sizeof err) != 0)
+        seccomp_filter_install(ctx->policy, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }

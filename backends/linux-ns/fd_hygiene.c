@@ -7,9 +7,7 @@
  * host mount, and openat() through it writes where the read-only view forbids
  * it.  Descriptors opened by the supervisor are O_CLOEXEC, but those of the
  * caller may not be, so every descriptor above 2 is closed here, in harden(),
- * after every backend's enter() has finished with its own.  (The one
- * exception, for a few microseconds, is the pipe that carries the seccomp
- * program, read and closed before the filter is loaded, before exec.)
+ * after every backend's enter() has finished with its own.
  */
 #include "config.h"
 
@@ -28,9 +26,9 @@
 #define SYS_close_range 436
 #endif
 
-int fd_close_above_stderr(int first, char *err, size_t errlen)
+int fd_close_above_stderr(char *err, size_t errlen)
 {
-    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0U) == 0)
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
         return 0;
     if (errno != ENOSYS) {
         snprintf(err, errlen, "cannot close inherited descriptors (close_range): %s", strerror(errno));
@@ -40,7 +38,7 @@ int fd_close_above_stderr(int first, char *err, size_t errlen)
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20))
         rl.rlim_max = 1u << 20;
-    for (rlim_t fd = (rlim_t)first; fd < rl.rlim_max; fd++)
+    for (rlim_t fd = 3; fd < rl.rlim_max; fd++)
         close((int)fd);
     return 0;
 }

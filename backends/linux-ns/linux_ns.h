@@ -40,7 +40,6 @@ struct linux_ns_state {
     bool legacy_mounts;  /* bind-remount instead of mount_setattr */
     uid_t uid;           /* caller's ids, mapped to 0 inside */
     gid_t gid;
-    int filter_fd;       /* workload side: read end of the seccomp program pipe */
 };
 
 /* Errors: every function below that can fail writes one line into
@@ -79,15 +78,13 @@ int host_ipc_landlock_scope(char *err, size_t errlen);
 /* caps.c */
 int caps_drop_all(char *err, size_t errlen);
 
-/* seccomp_filter.c: the namespace init compiles the filter and writes the
- * BPF program to `fd`; the workload reads it from `fd` (closing it) and loads it. */
-int seccomp_filter_send(const struct policy *policy, int fd, char *err, size_t errlen);
-int seccomp_filter_receive(int fd, char *err, size_t errlen);
+/* seccomp_filter.c: load the filter the policy calls for (built with the
+ * binary, see seccomp_rules.c). */
+int seccomp_filter_install(const struct policy *policy, char *err, size_t errlen);
 
 /* fd_hygiene.c */
-/* Close every descriptor >= first (first is 3, or 4 while the seccomp
- * program pipe sits at 3). */
-int fd_close_above_stderr(int first, char *err, size_t errlen);
+/* Close every descriptor >= 3. */
+int fd_close_above_stderr(char *err, size_t errlen);
 
 /* kernel_diag.c: a one-line explanation of why creating or using the user
  * namespace failed with `error`, including the fix. */

@@ -1,7 +1,8 @@
 /*
  * seccomp_dump.c — developer tool: print the seccomp filter the workload
  * would get for a policy, as libseccomp's PFC (readable pseudo-code) or, with
- * --bpf, as the raw BPF program on stdout.
+ * --bpf, as the raw BPF program on stdout (the bytes the binary carries for
+ * this architecture, see seccomp_gen.c).
  *
  *   happy-agent-supervisor-seccomp-dump [--bpf] POLICY-JSON
  */
@@ -12,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "seccomp_filter.h"
+#include "policy.h"
+#include "seccomp_rules.h"
 
 int main(int argc, char **argv)
 {
@@ -30,7 +32,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char err[512];
-    scmp_filter_ctx f = seccomp_filter_build(policy, err, sizeof err);
+    scmp_filter_ctx f = seccomp_rules_build(policy->network.local_binding, SCMP_ARCH_NATIVE, err, sizeof err);
     if (!f) {
         fprintf(stderr, "%s\n", err);
         return 1;

@@ -18,6 +18,13 @@ tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
 tests_linux_ns_helpers_ns_attack_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 
 BINARY_TESTS += $(LINUX_NS_TESTS)
+
+check_PROGRAMS += tests/linux-ns/test_seccomp_programs
+UNIT_TESTS += tests/linux-ns/test_seccomp_programs
+tests_linux_ns_test_seccomp_programs_SOURCES = tests/linux-ns/test_seccomp_programs.c $(SECCOMP_RULES_SOURCES)
+tests_linux_ns_test_seccomp_programs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/linux-ns
+tests_linux_ns_test_seccomp_programs_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CUNIT_CFLAGS)
+tests_linux_ns_test_seccomp_programs_LDADD = backends/linux-ns/liblinuxns.a $(CUNIT_LIBS) $(SECCOMP_LIBS)
 endif
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh tests/linux-ns/pty_run.py \
 	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch
