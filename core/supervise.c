@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -11,7 +12,15 @@
 #include "diag.h"
 #include "supervise.h"
 
-static volatile pid_t forward_pid = -1;
+static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static volatile pid_t forward_pid;
+/* A signal that came while there was no process to forward to yet. */
+static volatile sig_atomic_t held_sig;
+/* The dispositions this process had before the first forward_signals_to(). */
+static struct sigaction original[N_FORWARDED];
+static bool original_saved;
 
 /*
  * Forward only signals that were sent to us with kill(2) (si_code <= 0).  A
@@ -22,23 +31,54 @@ static volatile pid_t forward_pid = -1;
 static void forward(int sig, siginfo_t *info, void *unused)
 {
     (void)unused;
+    if (!info || info->si_code > 0)
+        return;
     int saved = errno;
-    if (forward_pid > 0 && info && info->si_code <= 0)
+    if (forward_pid > 0)
         kill(forward_pid, sig);
+    else
+        held_sig = sig;
     errno = saved;
+}
+
+void forwarded_signals_block(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaddset(&set, forwarded[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
 }
 
 void forward_signals_to(pid_t pid)
 {
-    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    sigset_t old;
+    /* Blocked while the target changes, so a signal is either held before
+     * or forwarded after, never dropped in between. */
+    forwarded_signals_block(&old);
     forward_pid = pid;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = forward;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaction(forwarded[i], &sa, original_saved ? NULL : &original[i]);
+    original_saved = true;
+    if (pid > 0 && held_sig) {
+        kill(pid, held_sig);
+        held_sig = 0;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void forwarded_signals_restore(void)
+{
+    if (!original_saved)
+        return;
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaction(forwarded[i], &original[i], NULL);
+    held_sig = 0;
 }
 
 void reproduce_status(int status)

@@ -28,6 +28,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -114,17 +115,19 @@ static void workload_await_sandbox(int link)
     close(link);
 }
 
-/* PID 1 once the workload exists; never returns. */
+/* PID 1 once the workload exists; never returns.  Called with the
+ * forwarded signals blocked (`unblocked`: the mask to go back to): they stay
+ * pending while the init builds, so the forwarding handler can never make a
+ * mount or namespace call fail with EINTR, and reach the workload as soon
+ * as it is released (before it has run anything of its own, it dies of
+ * them; after, its target does). */
 __attribute__((noreturn))
-static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, int status_fd)
+static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, int status_fd,
+                      const sigset_t *unblocked)
 {
-    /* From the fork on: SIGTERM & co. sent to the supervisor during the
-     * build (which the supervisor forwards to the init as soon as clone()
-     * returns, and which an init without a handler would silently drop)
-     * kill the workload before it runs anything; the init then reports
-     * that death. */
     forward_signals_to(workload);
     init_build_sandbox(ctx, link);
+    sigprocmask(SIG_SETMASK, unblocked, NULL);
     ns_init_run(workload, status_fd);
 }
 
@@ -146,13 +149,23 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     int link[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
         diag_fatal("linux-ns: cannot create the init/workload socket pair: %s", strerror(errno));
+    /* SIGTERM & co. sent to the supervisor during the build (forwarded to
+     * the init, which holds them until now, userns.c) go to the workload;
+     * the init then reports its death.  Blocked across the fork so that
+     * neither side loses one while it switches. */
+    sigset_t old;
+    forwarded_signals_block(&old);
     pid_t workload = fork();
     if (workload < 0)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
     if (workload > 0) {
         close(link[1]);
-        init_main(ctx, workload, link[0], status_fd);
+        init_main(ctx, workload, link[0], status_fd, &old);
     }
+    /* The workload takes the caller's dispositions back (an ignored SIGHUP
+     * under nohup stays ignored), then what was sent meanwhile arrives. */
+    forwarded_signals_restore();
+    sigprocmask(SIG_SETMASK, &old, NULL);
     close(link[0]);
     close(status_fd);
     workload_await_sandbox(link[1]);

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "linux_ns.h"
+#include "supervise.h"
 
 static int lifeline[2] = {-1, -1};
 
@@ -49,7 +50,17 @@ pid_t userns_clone(int *status_fd, char *err, size_t errlen)
         return -1;
     }
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD;
+    /* SIGTERM & co. from the caller must reach the workload whenever they
+     * come.  Blocked across the clone: in the supervisor they are then
+     * forwarded to the init, and in the init (which, as a PID-namespace
+     * init, would drop them without a handler) held until the workload
+     * exists (backend.c). */
+    sigset_t old;
+    forwarded_signals_block(&old);
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+    if (pid >= 0)
+        forward_signals_to(pid > 0 ? (pid_t)pid : 0);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
         int e = errno;
         close(status[0]);

@@ -7,8 +7,14 @@
 # status_of POLICY CMD...: prints "exit N" or "signal S" as seen by a parent.
 status_of() {
     python3 - "$SUPERVISOR" "$@" <<'PY'
-import os, subprocess, sys
-p = subprocess.run([sys.argv[1], "--policy", sys.argv[2], "--"] + sys.argv[3:],
+import os, signal, subprocess, sys
+# A harness started as a background job inherits SIGINT and SIGQUIT ignored,
+# and the supervisor hands the caller's dispositions on: the workload's
+# `kill -INT $$` would do nothing.  Start from the defaults.
+def defaults():
+    for sig in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
+p = subprocess.run([sys.argv[1], "--policy", sys.argv[2], "--"] + sys.argv[3:], preexec_fn=defaults,
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 print(f"signal {-p.returncode}" if p.returncode < 0 else f"exit {p.returncode}")
 PY
