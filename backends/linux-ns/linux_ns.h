@@ -16,7 +16,9 @@
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
  *   caps.c           securebits, capabilities, no_new_privs
- *   seccomp_filter.c the one syscall table and the filter built from it
+ *   seccomp_rules.c  the one syscall table, compiled by libseccomp at build
+ *                    time (seccomp_gen.c writes seccomp_programs.c)
+ *   seccomp_filter.c loads the program the policy calls for
  *   fd_hygiene.c     close every descriptor above 2
  *   kernel_diag.c    why the kernel refused, and the fix
  */
