@@ -81,8 +81,26 @@ static int overlay_dir(struct sp_node *dir, const char *path, char *err, size_t 
         snprintf(err, errlen, "%s: cannot prepare the private layer: %s", path, strerror(errno));
         goto out;
     }
-    char opts[160];
-    snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=/proc/self/fd/%d/upper,workdir=/proc/self/fd/%d/work",
+    /* userxattr: overlayfs keeps its metadata in user.overlay.* instead of
+     * trusted.overlay.*, which a mount in a user namespace cannot set.
+     * Without it every mount first fails to set a trusted xattr on the upper
+     * tmpfs, falls back to "no xattr" mode and logs four kernel messages:
+     * eight lines in the kernel log per launch, thousands for an agent's
+     * session.  What user.overlay.* xattrs can do here, set by a host user
+     * on their own files in the lower layer (the workload cannot set
+     * overlayfs's own: through the overlay they are refused before Linux
+     * 6.7 and stored escaped, as user.overlay.overlay.*, since):
+     * redirect_dir and metacopy are off with userxattr (their xattrs would
+     * be the privilege escalation); origin file handles are never decoded
+     * without CAP_DAC_READ_SEARCH in the initial namespace, which the init
+     * lacks; opaque and whiteout marks act on layers below the lower one,
+     * and there is none.  So at most a host user hides their own files from
+     * the sandbox.  Same kernel floor as overlayfs in a user namespace
+     * (5.11); on tmpfs without user xattrs (< 6.6) the mount falls back to
+     * "no xattr" as before. */
+    char opts[176];
+    snprintf(opts, sizeof opts,
+             "userxattr,lowerdir=%s,upperdir=/proc/self/fd/%d/upper,workdir=/proc/self/fd/%d/work",
              fd_path(dir->fd).s, stage, stage);
     if (mount("overlay", fd_path(stage).s, "overlay", MS_NOSUID | MS_NODEV, opts) != 0) {
         snprintf(err, errlen, "%s: cannot mount the private overlay (overlayfs in a user namespace needs "

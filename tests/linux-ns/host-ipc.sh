@@ -64,6 +64,50 @@ expect_absent /dev/shm/has-priv-$$ "/dev/shm write"
 run_sup "$P" -- "$PY" -c 'import multiprocessing as m; l = m.Lock(); l.acquire(); l.release(); print("sem-ok")'
 expect_out sem-ok "POSIX semaphores (python multiprocessing) work"
 
+# The /tmp overlay keeps its metadata in user.overlay.* xattrs (userxattr).
+# Those a host user sets on their own files in /tmp (the lower layer) hide
+# and redirect nothing.
+case "$T_TMP" in
+/tmp/*)
+    mkdir -p "$T_TMP/ovl/sub" "$T_TMP/ovl/other" && echo lower-file >"$T_TMP/ovl/sub/f" &&
+        echo redirected >"$T_TMP/ovl/other/marker"
+    if "$PY" -c 'import os, sys
+os.setxattr(sys.argv[1], "user.overlay.opaque", b"y")
+os.setxattr(sys.argv[1] + "/sub", "user.overlay.redirect", sys.argv[1][len("/tmp"):].encode() + b"/other")' \
+        "$T_TMP/ovl" 2>/dev/null; then
+        run_sup "$P" -- sh -c "cat '$T_TMP/ovl/sub/f'; ls '$T_TMP/ovl/sub'"
+        expect_out '^lower-file$' "host-set user.overlay xattrs: the directory's own files still seen"
+        expect_out_lacks marker "host-set user.overlay.redirect is not followed"
+    else
+        echo "# the host /tmp has no user xattrs: host-set overlay xattrs not checked"
+    fi ;;
+*) echo "# T_TMP is not under /tmp: host-set overlay xattrs not checked" ;;
+esac
+
+# A launch writes nothing to the kernel log: without userxattr each overlay
+# mount in a user namespace logged four lines (eight per launch).  Read from
+# /dev/kmsg (root only), from its end before the launch.
+if is_root && [ -r /dev/kmsg ]; then
+    "$PY" - "$SUPERVISOR" "$P" >"$T_TMP/kmsg" 2>&1 <<'PY'
+import os, subprocess, sys
+fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+os.lseek(fd, 0, os.SEEK_END)
+subprocess.run([sys.argv[1], "--policy", sys.argv[2], "--", "true"], check=True)
+while True:
+    try:
+        record = os.read(fd, 8192).decode(errors="replace")
+    except BlockingIOError:
+        break
+    except OSError:  # EPIPE: records overwritten meanwhile; read on
+        continue
+    if "overlayfs" in record:
+        print(record.split(";", 1)[-1].strip())
+PY
+    OUT=$(cat "$T_TMP/kmsg")
+    if [ -z "$OUT" ]; then ok "a launch adds no overlayfs line to the kernel log"
+    else fail "kernel log after a launch: $OUT"; fi
+fi
+
 # /dev: another terminal of the same user (a host pty) must not be
 # reachable — reading it would steal the keystrokes typed there.
 "$PY" -c 'import os, sys, time
