@@ -51,15 +51,17 @@ pid_t userns_clone(int *status_fd, char *err, size_t errlen)
     }
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD;
     /* SIGTERM & co. from the caller must reach the workload whenever they
-     * come.  Blocked across the clone: in the supervisor they are then
-     * forwarded to the init, and in the init (which, as a PID-namespace
-     * init, would drop them without a handler) held until the workload
-     * exists (backend.c). */
+     * come.  Blocked across the clone so that the init (which, as a
+     * PID-namespace init, would drop them without a handler) installs its
+     * holding handler first and keeps them until the workload exists
+     * (backend.c).  The supervisor needs nothing here: until supervise()
+     * forwards them, one of them simply kills it, and the init with it
+     * (PDEATHSIG, or the lifeline check). */
     sigset_t old;
     forwarded_signals_block(&old);
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
-    if (pid >= 0)
-        forward_signals_to(pid > 0 ? (pid_t)pid : 0);
+    if (pid == 0)
+        forward_signals_to(0);
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
         int e = errno;
