@@ -135,9 +135,21 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
         return SANDBOX_OK;
+    /* SIGTERM & co. from the caller must reach the workload whenever they
+     * come.  They are blocked from before the clone until each process is
+     * ready for them: the supervisor right after it (until supervise()
+     * forwards them, one of them simply kills it, and the init with it:
+     * PDEATHSIG or the lifeline check); the init once the sandbox is built
+     * (init_main: a PID-namespace init drops signals it has no handler for,
+     * and a handler running earlier would interrupt its setup calls); the
+     * workload as soon as it has the caller's dispositions back. */
+    sigset_t unblocked;
+    forwarded_signals_block(&unblocked);
     int status_fd;
     char err[1024];
     pid_t pid = userns_clone(&status_fd, err, sizeof err);
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &unblocked, NULL);
     if (pid < 0)
         return sandbox_fail(ctx, "%s", err);
     if (pid > 0) {
@@ -145,27 +157,23 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
         ctx->monitor.status_fd = status_fd;
         return SANDBOX_SUPERVISE;
     }
+    /* The init holds what the supervisor forwards until the workload exists. */
+    forward_signals_to(0);
     init_identity();
     int link[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
         diag_fatal("linux-ns: cannot create the init/workload socket pair: %s", strerror(errno));
-    /* SIGTERM & co. sent to the supervisor during the build (forwarded to
-     * the init, which holds them until now, userns.c) go to the workload;
-     * the init then reports its death.  Blocked across the fork so that
-     * neither side loses one while it switches. */
-    sigset_t old;
-    forwarded_signals_block(&old);
     pid_t workload = fork();
     if (workload < 0)
         diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
     if (workload > 0) {
         close(link[1]);
-        init_main(ctx, workload, link[0], status_fd, &old);
+        init_main(ctx, workload, link[0], status_fd, &unblocked);
     }
     /* The workload takes the caller's dispositions back (an ignored SIGHUP
      * under nohup stays ignored), then what was sent meanwhile arrives. */
     forwarded_signals_restore();
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigprocmask(SIG_SETMASK, &unblocked, NULL);
     close(link[0]);
     close(status_fd);
     workload_await_sandbox(link[1]);

@@ -38,7 +38,6 @@
 #include <unistd.h>
 
 #include "linux_ns.h"
-#include "supervise.h"
 
 static int lifeline[2] = {-1, -1};
 
@@ -50,19 +49,8 @@ pid_t userns_clone(int *status_fd, char *err, size_t errlen)
         return -1;
     }
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD;
-    /* SIGTERM & co. from the caller must reach the workload whenever they
-     * come.  Blocked across the clone so that the init (which, as a
-     * PID-namespace init, would drop them without a handler) installs its
-     * holding handler first and keeps them until the workload exists
-     * (backend.c).  The supervisor needs nothing here: until supervise()
-     * forwards them, one of them simply kills it, and the init with it
-     * (PDEATHSIG, or the lifeline check). */
-    sigset_t old;
-    forwarded_signals_block(&old);
+    /* The caller blocks the forwarded signals across this call (backend.c). */
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
-    if (pid == 0)
-        forward_signals_to(0);
-    sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
         int e = errno;
         close(status[0]);
@@ -120,9 +108,19 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
         return -1;
     }
     close(lifeline[1]);
+    /* Only POLLHUP says the supervisor is gone; an interrupted poll does
+     * not (the caller keeps signals blocked here, but this check must never
+     * turn a signal into a failed launch). */
     struct pollfd pfd = {.fd = lifeline[0], .events = POLLIN};
-    if (poll(&pfd, 1, 0) != 0) {
-        /* POLLHUP: the supervisor died between clone and PDEATHSIG. */
+    int ready;
+    while ((ready = poll(&pfd, 1, 0)) < 0 && errno == EINTR)
+        ;
+    if (ready < 0) {
+        snprintf(err, errlen, "cannot check that the supervisor is alive (poll): %s", strerror(errno));
+        return -1;
+    }
+    if (ready > 0 && (pfd.revents & POLLHUP)) {
+        /* The supervisor died between clone and PDEATHSIG. */
         snprintf(err, errlen, "the supervisor exited while the sandbox was being created");
         return -1;
     }

@@ -54,7 +54,10 @@ done
 # The same at every moment of a plain launch, the start of the build
 # included: between clone() and the init's handler a forwarded SIGTERM used
 # to be dropped (a PID-namespace init ignores signals it has no handler for)
-# and the target ran to completion (lost in ~3 % of these tries).
+# and the target ran to completion (lost in ~3 % of these tries); later, one
+# forwarded while the init checked that the supervisor was alive interrupted
+# that check and the launch failed with 125 (seen once in CI; a debug build
+# with a 2 ms check failed half of these tries).
 lost=$(python3 - "$SUPERVISOR" "$P" <<'PY'
 import os, random, signal, sys, time
 sup, pol = sys.argv[1], sys.argv[2]
