@@ -3,7 +3,7 @@
 # table); developer builds do load modules.  Checked on the binary itself.
 . "$HAS_SRCDIR/tests/lib.sh"
 
-command -v nm >/dev/null || skip "nm (binutils) is not installed"
+require_tool nm binutils
 # Both the dynamic symbol table and, for a static binary, the full one.
 syms=$( { nm -D "$SUPERVISOR" 2>/dev/null; nm "$SUPERVISOR" 2>/dev/null; } | awk '{print $NF}' | sort -u)
 if [ "${HAS_BUILD_KIND:-release}" = release ]; then

@@ -9,8 +9,8 @@ EG_DIR="$HAS_SRCDIR/tests/egress-proxy"
 CLIENTS="$EG_DIR/clients.py"
 ORIGIN_PID=
 
-[ -x "$PY" ] || skip "needs $PY for the origin server and clients"
-command -v curl >/dev/null || skip "needs curl"
+[ -x "$PY" ] || require_tool "$PY" python3 # the origin server and clients
+require_tool curl curl
 
 eg_cleanup() {
     [ -n "$ORIGIN_PID" ] && kill "$ORIGIN_PID" 2>/dev/null

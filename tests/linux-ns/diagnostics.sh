@@ -7,7 +7,7 @@
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
 ns_require
-command -v unshare >/dev/null || skip "needs unshare (util-linux)"
+require_tool unshare util-linux
 
 MARK="$T_TMP/marker"
 P=$(policy read_only false false)

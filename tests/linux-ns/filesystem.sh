@@ -134,7 +134,7 @@ mount_calls() {
         "$SUPERVISOR" --policy "$(policy workspace_write false false)" -- /bin/true >/dev/null 2>&1
     grep -cE 'open_tree\(|mount_setattr\([0-9]' "$T_TMP/strace"
 }
-if command -v strace >/dev/null; then
+if have_tool strace strace; then
     n=$(cd "$(outside_dir)" && mount_calls)
     if [ "$n" -gt 0 ]; then ok "modern: mount_setattr/open_tree used ($n calls)"; else fail "modern: no new-API mount call"; fi
     n=$(cd "$(outside_dir)" && HAS_FORCE_LEGACY_MOUNT=1 mount_calls)

@@ -12,11 +12,11 @@ P=$(policy workspace_write false false)
 run_sup "$P" -- sh -c 'seq 1 1000 | sort -rn | head -3 | tr "\n" " "; echo'
 expect_out '^1000 999 998 $' "shell pipeline"
 
-if command -v git >/dev/null; then
+if have_tool git git; then
     run_sup "$P" -- sh -c 'git init -q . && echo a > a && git add a && git -c user.name=t -c user.email=t@e commit -qm first && git log --oneline | wc -l'
     expect_out '^1$' "git init/add/commit/log"
 fi
-if command -v gcc >/dev/null && command -v make >/dev/null; then
+if have_tool gcc gcc && have_tool make make; then
     printf '#include <stdio.h>\nint main(void){puts("built");return 0;}\n' >hello.c
     printf 'hello: hello.c\n\tgcc -O1 -o hello hello.c\n' >Makefile
     run_sup "$P" -- sh -c 'make -s && ./hello'
@@ -24,15 +24,15 @@ if command -v gcc >/dev/null && command -v make >/dev/null; then
 fi
 run_sup "$P" -- "$PY" -c 'import subprocess, tempfile, os; f = tempfile.NamedTemporaryFile(); print(subprocess.run(["echo", "py"], capture_output=True, text=True).stdout.strip())'
 expect_out '^py$' "python3 subprocess and tempfile"
-if command -v node >/dev/null; then
+if have_tool node nodejs; then
     run_sup "$P" -- node -e 'require("fs").writeFileSync("n.txt", "node"); require("fs").readFile("n.txt", "utf8", (e, d) => console.log(e ? e.message : d))'
     expect_out '^node$' "node (async fs with io_uring refused)"
 fi
-if command -v strace >/dev/null; then
+if have_tool strace strace; then
     run_sup "$P" -- strace -f -qq -o /dev/null sh -c 'true'
     expect_rc 0 "strace of the workload's own children"
 fi
-if command -v gdb >/dev/null; then
+if have_tool gdb gdb; then
     run_sup "$P" -- gdb -q -batch -ex run --args /bin/true
     expect_out 'exited normally' "gdb on the workload's own child"
 fi
