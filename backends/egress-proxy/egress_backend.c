@@ -265,38 +265,25 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
 }
 
-static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct egress_state *st,
-                                                const struct proxy_creds *creds)
+/* For egress_prepare(): the ports are fixed (the sandbox's own network
+ * namespace), so the workload's variables are known before the process
+ * starts. */
+static enum sandbox_result egress_start(struct sandbox_ctx *ctx, struct egress_state *st,
+                                        const struct proxy_creds *creds, unsigned fe)
 {
-    int sp[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
-        return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
-    if (fork_egress(ctx, creds, st->front_ends, sp) != SANDBOX_OK)
-        return SANDBOX_FAIL;
-    st->control = sp[0];
-    return await_ready(ctx, st->control, "start-up");
-}
-
-static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
-{
-    unsigned fe = remove_caller_vars(ctx);
-    if (!fe)
-        return SANDBOX_OK;
-    struct egress_state *st = calloc(1, sizeof *st);
-    if (!st)
-        return sandbox_fail(ctx, "out of memory");
-    st->control = -1;
     st->front_ends = fe;
-    *sandbox_state(ctx) = st;
     if (stat("/proc/self/ns/net", &st->host_netns) != 0)
         return sandbox_fail(ctx, "cannot identify the host network namespace (/proc/self/ns/net): %s",
                             strerror(errno));
-    struct proxy_creds creds;
-    enum sandbox_result r = make_secret(ctx, &creds);
-    r = r == SANDBOX_OK ? set_proxy_env(ctx, &creds, fe, HTTP_PORT, SOCKS5_PORT) : r;
-    r = r == SANDBOX_OK ? start_egress_process(ctx, st, &creds) : r;
-    wipe(&creds, sizeof creds);
-    return r;
+    if (set_proxy_env(ctx, creds, fe, HTTP_PORT, SOCKS5_PORT) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
+        return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
+    if (fork_egress(ctx, creds, fe, sp) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    st->control = sp[0];
+    return await_ready(ctx, st->control, "start-up");
 }
 
 static int loopback_listener(unsigned short port)
@@ -452,8 +439,10 @@ static enum sandbox_result await_ports(struct sandbox_ctx *ctx, int control, uns
     return SANDBOX_OK;
 }
 
-static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct egress_state *st,
-                                                const struct proxy_creds *creds, unsigned fe)
+/* For egress_prepare(): the ports are the kernel's choice, known only once
+ * the egress process reports them. */
+static enum sandbox_result egress_start(struct sandbox_ctx *ctx, struct egress_state *st,
+                                        const struct proxy_creds *creds, unsigned fe)
 {
     /* A stream: macOS has no SOCK_SEQPACKET for AF_UNIX, and no
      * SOCK_CLOEXEC either. */
@@ -477,23 +466,6 @@ static enum sandbox_result start_egress_process(struct sandbox_ctx *ctx, struct 
     return set_proxy_env(ctx, creds, fe, http_port, socks_port);
 }
 
-static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
-{
-    unsigned fe = remove_caller_vars(ctx);
-    if (!fe)
-        return SANDBOX_OK;
-    struct egress_state *st = calloc(1, sizeof *st);
-    if (!st)
-        return sandbox_fail(ctx, "out of memory");
-    st->control = -1;
-    *sandbox_state(ctx) = st;
-    struct proxy_creds creds;
-    enum sandbox_result r = make_secret(ctx, &creds);
-    r = r == SANDBOX_OK ? start_egress_process(ctx, st, &creds, fe) : r;
-    wipe(&creds, sizeof creds);
-    return r;
-}
-
 /*
  * In the process that becomes the workload: the control socket is the
  * supervisor's alone.  Its end of stream is how the egress process learns
@@ -511,6 +483,26 @@ static enum sandbox_result egress_enter(struct sandbox_ctx *ctx)
 }
 
 #endif
+
+/* The same on both paths: the per-invocation secret exists in this process
+ * only in `creds`, wiped whatever happens; egress_start() is the platform's
+ * way to start the egress process and give the workload its variables. */
+static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
+{
+    unsigned fe = remove_caller_vars(ctx);
+    if (!fe)
+        return SANDBOX_OK;
+    struct egress_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return sandbox_fail(ctx, "out of memory");
+    st->control = -1;
+    *sandbox_state(ctx) = st;
+    struct proxy_creds creds;
+    enum sandbox_result r = make_secret(ctx, &creds);
+    r = r == SANDBOX_OK ? egress_start(ctx, st, &creds, fe) : r;
+    wipe(&creds, sizeof creds);
+    return r;
+}
 
 #else /* neither Linux nor macOS */
 
