@@ -59,28 +59,32 @@ void relay_release(struct conn *c)
     c->dir[1].prefix = NULL;
 }
 
+/* One send of n > 0 bytes: how many dst took, 0 with *blocked set when it
+ * takes none for now, -1 on an error. */
+static ssize_t send_some(int dst, const char *p, size_t n, bool *blocked)
+{
+    ssize_t w = send(dst, p, n, MSG_NOSIGNAL);
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+        *blocked = true;
+        return 0;
+    }
+    return w > 0 ? w : -1;
+}
+
 /* Send what is owed to dst: the prefix first, then the buffer.  Sets
  * *blocked when dst takes no more for now. */
 static enum pump_result drain(struct direction *d, int dst, size_t *moved, bool *blocked)
 {
-    while (d->prefix_off < d->prefix_len) {
-        ssize_t w = send(dst, d->prefix + d->prefix_off, d->prefix_len - d->prefix_off, MSG_NOSIGNAL);
-        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-            *blocked = true;
-            return PUMP_OK;
-        }
-        if (w <= 0)
+    while (d->prefix_off < d->prefix_len && !*blocked) {
+        ssize_t w = send_some(dst, d->prefix + d->prefix_off, d->prefix_len - d->prefix_off, blocked);
+        if (w < 0)
             return PUMP_ERROR;
         d->prefix_off += (size_t)w;
     }
-    if (d->head == d->bytes)
+    if (*blocked || d->head == d->bytes)
         return PUMP_OK;
-    ssize_t w = send(dst, d->buf + d->head, d->bytes - d->head, MSG_NOSIGNAL);
-    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-        *blocked = true;
-        return PUMP_OK;
-    }
-    if (w <= 0)
+    ssize_t w = send_some(dst, d->buf + d->head, d->bytes - d->head, blocked);
+    if (w < 0)
         return PUMP_ERROR;
     d->head += (size_t)w;
     *moved += (size_t)w;
