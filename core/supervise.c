@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -16,11 +15,6 @@ static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 #define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
 
 static volatile pid_t forward_pid;
-/* A signal that came while there was no process to forward to yet. */
-static volatile sig_atomic_t held_sig;
-/* The dispositions this process had before the first forward_signals_to(). */
-static struct sigaction original[N_FORWARDED];
-static bool original_saved;
 
 /*
  * Forward only signals that were sent to us with kill(2) (si_code <= 0).  A
@@ -34,10 +28,7 @@ static void forward(int sig, siginfo_t *info, void *unused)
     if (!info || info->si_code > 0)
         return;
     int saved = errno;
-    if (forward_pid > 0)
-        kill(forward_pid, sig);
-    else
-        held_sig = sig;
+    kill(forward_pid, sig);
     errno = saved;
 }
 
@@ -52,33 +43,14 @@ void forwarded_signals_block(sigset_t *old)
 
 void forward_signals_to(pid_t pid)
 {
-    sigset_t old;
-    /* Blocked while the target changes, so a signal is either held before
-     * or forwarded after, never dropped in between. */
-    forwarded_signals_block(&old);
-    forward_pid = pid;
+    forward_pid = pid; /* before the handler can run */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = forward;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaction(forwarded[i], &sa, original_saved ? NULL : &original[i]);
-    original_saved = true;
-    if (pid > 0 && held_sig) {
-        kill(pid, held_sig);
-        held_sig = 0;
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-void forwarded_signals_restore(void)
-{
-    if (!original_saved)
-        return;
-    for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaction(forwarded[i], &original[i], NULL);
-    held_sig = 0;
+        sigaction(forwarded[i], &sa, NULL);
 }
 
 void reproduce_status(int status)

@@ -16,20 +16,15 @@ void supervise(const struct sandbox_monitor *monitor) __attribute__((noreturn));
 void reproduce_status(int status) __attribute__((noreturn));
 
 /* Install handlers that forward SIGHUP, SIGINT, SIGQUIT and SIGTERM (sent
- * with kill(2)) to `pid`; shared with namespace inits that forward to their
- * own child.  With pid 0 they are held instead, and the last one held goes
- * to the process a later call names: for a process that will have a target
- * only later and must not lose what comes meanwhile (a PID-namespace init
- * without a handler silently drops such signals). */
+ * with kill(2)) to `pid` (> 0); shared with namespace inits that forward to
+ * their own child. */
 void forward_signals_to(pid_t pid);
 
 /* Block those signals (*old: the previous mask, to restore with
- * sigprocmask): around a clone()/fork() whose child must install its own
- * handling first, so that what arrives in between stays pending. */
+ * sigprocmask).  The kernel keeps a blocked signal pending even for a
+ * process that would drop it (a PID-namespace init without a handler), so a
+ * process that gets its handling only later blocks them until then: what
+ * arrives meanwhile is delivered, not lost. */
 void forwarded_signals_block(sigset_t *old);
-
-/* Put back the dispositions this process had before it first forwarded (in
- * a child that must not forward: the workload forked by an init). */
-void forwarded_signals_restore(void);
 
 #endif

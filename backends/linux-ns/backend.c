@@ -137,12 +137,14 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
         return SANDBOX_OK;
     /* SIGTERM & co. from the caller must reach the workload whenever they
      * come.  They are blocked from before the clone until each process is
-     * ready for them: the supervisor right after it (until supervise()
-     * forwards them, one of them simply kills it, and the init with it:
-     * PDEATHSIG or the lifeline check); the init once the sandbox is built
-     * (init_main: a PID-namespace init drops signals it has no handler for,
-     * and a handler running earlier would interrupt its setup calls); the
-     * workload as soon as it has the caller's dispositions back. */
+     * ready for them, and a blocked signal stays pending: the supervisor
+     * unblocks right after the clone (until supervise() forwards them, one
+     * of them simply kills it, and the init with it: PDEATHSIG or the
+     * lifeline check); the init once the sandbox is built (init_main: a
+     * PID-namespace init drops signals it has no handler for, and a handler
+     * running earlier would interrupt its setup calls); the workload right
+     * after the fork, with the caller's dispositions, which nothing before
+     * init_main() changed (an ignored SIGHUP under nohup stays ignored). */
     sigset_t unblocked;
     forwarded_signals_block(&unblocked);
     int status_fd;
@@ -157,8 +159,6 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
         ctx->monitor.status_fd = status_fd;
         return SANDBOX_SUPERVISE;
     }
-    /* The init holds what the supervisor forwards until the workload exists. */
-    forward_signals_to(0);
     init_identity();
     int link[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
@@ -170,9 +170,6 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
         close(link[1]);
         init_main(ctx, workload, link[0], status_fd, &unblocked);
     }
-    /* The workload takes the caller's dispositions back (an ignored SIGHUP
-     * under nohup stays ignored), then what was sent meanwhile arrives. */
-    forwarded_signals_restore();
     sigprocmask(SIG_SETMASK, &unblocked, NULL);
     close(link[0]);
     close(status_fd);

@@ -4,8 +4,8 @@
  *
  * It forwards SIGHUP/SIGINT/SIGQUIT/SIGTERM sent to it (by the supervisor,
  * which forwards what it receives) to the workload (set up by backend.c
- * right after the fork; held from the clone on, and pending while the init
- * builds the sandbox, see init_main()), reaps every orphan that is
+ * right after the fork; blocked from the clone on, so pending while the
+ * init builds the sandbox, see init_main()), reaps every orphan that is
  * reparented to it, and when the workload ends writes the workload's raw
  * wait status (one int) to the status pipe and exits.  A PID-namespace init
  * cannot die of a signal it sends itself, hence the pipe; the supervisor
