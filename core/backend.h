@@ -46,13 +46,14 @@
 #define HAS_BACKEND_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "policy.h"
 
 /* Bump whenever struct sandbox_backend or struct sandbox_ctx changes. */
-#define SANDBOX_BACKEND_ABI 1
+#define SANDBOX_BACKEND_ABI 2
 
 #define SANDBOX_BACKEND_SYMBOL "sandbox_backend_descriptor"
 
@@ -81,6 +82,15 @@ struct sandbox_monitor {
      * exits without writing it, the child's own status is reproduced.
      */
     int status_fd;
+    /*
+     * The child runs in a session of its own (linux-ns: so that the workload
+     * cannot signal the caller's process group or take its terminal).  The
+     * terminal's ^C, ^\ and SIGWINCH then reach only the supervisor, which
+     * forwards them too; otherwise (false) the kernel already delivers them
+     * to the child's process group and only kill(2)-sent signals are
+     * forwarded, so that none arrives twice.
+     */
+    bool own_session;
 };
 
 struct sandbox_ctx {

@@ -11,21 +11,24 @@
 #include "diag.h"
 #include "supervise.h"
 
-static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+/* SIGWINCH: a full-screen program in a session of its own learns of a
+ * resized terminal only through us (its default action is to ignore). */
+static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGWINCH};
 #define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
 
 static volatile pid_t forward_pid;
+static volatile sig_atomic_t forward_terminal_signals;
 
 /*
- * Forward only signals that were sent to us with kill(2) (si_code <= 0).  A
- * terminal's ^C or ^\ (si_code SI_KERNEL) is already delivered by the kernel
- * to the whole foreground process group, workload included; forwarding it
- * too would deliver it twice.
+ * Forward signals sent to us with kill(2) (si_code <= 0), and the terminal's
+ * (si_code SI_KERNEL) only when the child is in a session of its own: else
+ * the kernel already delivered them to the child's process group, and a
+ * second copy would arrive.
  */
 static void forward(int sig, siginfo_t *info, void *unused)
 {
     (void)unused;
-    if (!info || info->si_code > 0)
+    if (!info || (info->si_code > 0 && !forward_terminal_signals))
         return;
     int saved = errno;
     kill(forward_pid, sig);
@@ -80,6 +83,7 @@ void reproduce_status(int status)
 
 void supervise(const struct sandbox_monitor *monitor)
 {
+    forward_terminal_signals = monitor->own_session;
     forward_signals_to(monitor->pid);
     int status;
     while (waitpid(monitor->pid, &status, 0) < 0) {

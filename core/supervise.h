@@ -15,9 +15,10 @@ void supervise(const struct sandbox_monitor *monitor) __attribute__((noreturn));
 /* Terminate this process the way wait status `status` describes. */
 void reproduce_status(int status) __attribute__((noreturn));
 
-/* Install handlers that forward SIGHUP, SIGINT, SIGQUIT and SIGTERM (sent
- * with kill(2)) to `pid` (> 0); shared with namespace inits that forward to
- * their own child. */
+/* Install handlers that forward SIGHUP, SIGINT, SIGQUIT, SIGTERM and
+ * SIGWINCH (sent with kill(2); in supervise(), also the terminal's when the
+ * child has its own session) to `pid` (> 0); shared with namespace inits
+ * that forward to their own child. */
 void forward_signals_to(pid_t pid);
 
 /* Block those signals (*old: the previous mask, to restore with

@@ -59,6 +59,7 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     state.netns = !p->network.egress || p->network.has_outgoing_proxy;
     state.uid = geteuid();
     state.gid = getegid();
+    state.link = -1;
     /* Read from the supervisor's own environment, not the workload's. */
     const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
     state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
@@ -70,6 +71,7 @@ static void init_identity(void)
 {
     char err[1024];
     if (userns_child_setup(&state, err, sizeof err) != 0 ||
+        userns_init_session(err, sizeof err) != 0 ||
         host_ipc_join_session_keyring(err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
 }
@@ -86,13 +88,12 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
     if (chdir("/") != 0)
         diag_fatal("linux-ns: cannot leave the working directory in the init: %s", strerror(errno));
     int rc = netns_receive_join(link, state.netns, err, sizeof err);
-    if (rc < 0)
+    if (rc < 0 || (rc == 0 && mount_policy_sysfs(&state, ctx, err, sizeof err) != 0))
         diag_fatal("linux-ns: %s", err);
     /* EPIPE, ECONNRESET: the workload already died (a forwarded signal, or
      * it failed and said why); ns_init_run() reports how. */
     if (rc == 0 && send(link, "g", 1, MSG_NOSIGNAL) != 1 && errno != EPIPE && errno != ECONNRESET)
         diag_fatal("linux-ns: cannot start the workload: %s", strerror(errno));
-    close(link);
 }
 
 /* PID 2, right after the fork: the network namespace, then wait for the
@@ -112,7 +113,7 @@ static void workload_await_sandbox(int link)
     while (n < 0 && errno == EINTR);
     if (n != 1)
         _exit(HAS_EXIT_FAILURE); /* the init failed and said why */
-    close(link);
+    state.link = link; /* kept for harden(): the seccomp listener goes back */
 }
 
 /* PID 1 once the workload exists; never returns.  Called with the
@@ -128,7 +129,11 @@ static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, i
     forward_signals_to(workload);
     init_build_sandbox(ctx, link);
     sigprocmask(SIG_SETMASK, unblocked, NULL);
-    ns_init_run(workload, status_fd);
+    /* Abstract addresses are the sandbox's own in its network namespace.
+     * In the host's, the init's connect() on the workload's behalf would
+     * not be bound by the workload's Landlock scope: they are refused. */
+    struct unix_connect_rules rules = {.abstract_ok = state.netns};
+    ns_init_run(workload, status_fd, link, &rules);
 }
 
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
@@ -157,6 +162,7 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     if (pid > 0) {
         ctx->monitor.pid = pid;
         ctx->monitor.status_fd = status_fd;
+        ctx->monitor.own_session = true; /* userns_init_session() */
         return SANDBOX_SUPERVISE;
     }
     init_identity();
@@ -187,14 +193,21 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 {
     char err[512];
-    if (fd_close_above_stderr(err, sizeof err) != 0)
+    if (fd_close_except(&state.link, state.sandbox ? 1 : 0, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (!state.sandbox)
         return SANDBOX_OK;
+    int listener = -1;
     if (caps_drop_all(err, sizeof err) != 0 ||
         host_ipc_landlock_scope(err, sizeof err) != 0 ||
-        seccomp_filter_install(ctx->policy, err, sizeof err) != 0)
+        seccomp_filter_install(ctx->policy, &listener, err, sizeof err) != 0 ||
+        /* The init answers connect() from now on; the workload must not
+         * hold the listener (it could answer its own calls). */
+        fd_pass_send(state.link, 's', listener, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
+    close(listener);
+    close(state.link);
+    state.link = -1;
     return SANDBOX_OK;
 }
 

@@ -9,7 +9,10 @@
  * bubblewrap's --dev does, by a tmpfs holding only:
  *   null zero full random urandom tty   bound from the host nodes
  *   pts/ (a new devpts instance), ptmx -> pts/ptmx
- *   shm/ (a private tmpfs: POSIX shared memory and semaphores)
+ *   shm/ (a private tmpfs of 64 MiB, Docker's default: POSIX shared memory
+ *        and semaphores; unbounded, it could take half the host's RAM)
+ *   mqueue/ (the mqueue filesystem of the sandbox's own IPC namespace:
+ *        POSIX message queues, bounded by RLIMIT_MSGQUEUE)
  *   fd stdin stdout stderr              symlinks into /proc/self/fd
  * and is then made read-only.  The caller's own terminal stays reachable
  * through the inherited descriptors 0-2 and /dev/tty (its controlling
@@ -88,7 +91,8 @@ static int populate(int newdev, struct sp_node host[DEV_NODES], bool legacy, cha
             return -1;
         }
     if (sub_mount(newdev, "pts", 0755, "devpts", "newinstance,ptmxmode=0666,mode=0620", err, errlen) != 0 ||
-        sub_mount(newdev, "shm", 01777, "tmpfs", "mode=1777", err, errlen) != 0)
+        sub_mount(newdev, "shm", 01777, "tmpfs", "mode=1777,size=64m", err, errlen) != 0 ||
+        sub_mount(newdev, "mqueue", 01777, "mqueue", NULL, err, errlen) != 0)
         return -1;
     /* Nothing may be created in /dev itself from now on. */
     if (mount(NULL, fd_path(newdev).s, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) != 0) {

@@ -26,19 +26,31 @@
 #define SYS_close_range 436
 #endif
 
-int fd_close_above_stderr(char *err, size_t errlen)
+/* close_range(lo, hi), or one close() at a time on Linux < 5.9. */
+static int close_between(unsigned lo, unsigned hi, char *err, size_t errlen)
 {
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+    if (lo > hi || syscall(SYS_close_range, lo, hi, 0U) == 0)
         return 0;
     if (errno != ENOSYS) {
         snprintf(err, errlen, "cannot close inherited descriptors (close_range): %s", strerror(errno));
         return -1;
     }
-    /* Linux < 5.9: close up to the hard limit of open descriptors. */
+    /* up to the hard limit of open descriptors */
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20))
         rl.rlim_max = 1u << 20;
-    for (rlim_t fd = 3; fd < rl.rlim_max; fd++)
+    for (rlim_t fd = lo; fd <= hi && fd < rl.rlim_max; fd++)
         close((int)fd);
     return 0;
+}
+
+int fd_close_except(const int *keep, size_t n, char *err, size_t errlen)
+{
+    unsigned lo = 3;
+    for (size_t i = 0; i < n; i++) { /* keep[] ascending, each >= 3 */
+        if (close_between(lo, (unsigned)keep[i] - 1, err, errlen) != 0)
+            return -1;
+        lo = (unsigned)keep[i] + 1;
+    }
+    return close_between(lo, ~0U, err, errlen);
 }

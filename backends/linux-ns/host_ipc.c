@@ -1,48 +1,32 @@
 /*
- * host_ipc.c — the host's IPC endpoints, closed by default.
+ * host_ipc.c — the host's IPC endpoints, closed by default, in every mode
+ * except full_access.
  *
- * connect(2) on a pathname socket needs no writable mount, so a read-only
- * view of the host still reaches a container engine's socket (which owns the
- * host), the D-Bus system and session buses, an ssh-agent, X11.  Landlock
- * (ABI <= 7) does not mediate connect() on pathname sockets, so the sockets
- * have to disappear from the view.  What is done, for every mode except
- * full_access:
- *
- *  1. /tmp and /run become overlays: the host directory is the read-only
- *     lower layer (everything stays readable, the build tree of a project in
- *     /tmp included), the upper layer is a private tmpfs (the workload can
- *     write /tmp as compilers expect; nothing reaches the host), and a host
- *     socket seen through an overlay is a different inode, so connect() to it
- *     fails with ECONNREFUSED.  This covers /tmp/.X11-unix, /tmp/ssh-*
- *     (ssh-agent), tmux and editor sockets, /run/docker.sock,
- *     /run/containerd, /run/podman, /run/dbus/system_bus_socket.  Filesystems
- *     mounted below /run on the host (/run/user/UID: the session bus,
- *     gnome-keyring, podman, a systemd ssh-agent) are not part of the lower
- *     layer and appear as empty directories.
- *     Sockets the workload creates itself (in the private /tmp or in a
- *     writable root) work as usual.
+ *  1. Pathname sockets anywhere: the connect() check (unix_connect.c) lets
+ *     the workload reach only sockets on a writable mount of its view (a
+ *     writable root, or made inside); /tmp, /run, $HOME and the rest of the
+ *     host are read-only, so their sockets (X11, ssh-agent, ssh control
+ *     masters, gpg-agent, D-Bus, docker.sock, containerd, podman, LXD) are
+ *     refused.  Datagram Unix sockets cannot be created (seccomp_rules.c).
  *  2. /dev is private and minimal (dev.c): no pty of another terminal, no
- *     host device; /dev/shm is a private tmpfs (POSIX semaphores and shared
- *     memory work; the host's segments are not visible).
- *  3. Sockets elsewhere that the environment names (SSH_AUTH_SOCK,
+ *     host device; /dev/shm is a private 64 MiB tmpfs and /dev/mqueue the
+ *     sandbox's own IPC namespace (POSIX semaphores, shared memory and
+ *     message queues work; the host's are not visible).
+ *  3. Second layer: sockets that the environment names (SSH_AUTH_SOCK,
  *     DBUS_*_BUS_ADDRESS unix:path=, DOCKER_HOST / CONTAINER_HOST unix://)
- *     and the usual per-user engine sockets under $HOME (Docker Desktop,
- *     Colima, Rancher Desktop) are covered by a bind of /dev/null.
- *  4. Abstract unix sockets: with egress off the network namespace has its
- *     own abstract namespace.  With egress on, a Landlock domain scoped with
- *     LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (Linux >= 6.12) refuses connecting
- *     to abstract sockets created outside the sandbox; LANDLOCK_SCOPE_SIGNAL
- *     also keeps signals inside.  On older kernels abstract sockets stay
- *     reachable with egress on (documented in README.md).
+ *     and the usual system and per-user engine sockets get /dev/null bound
+ *     over them.
+ *  4. Abstract unix sockets: with a network namespace of its own (egress
+ *     off, or a proxy) the sandbox has its own abstract namespace.  With the
+ *     host's (egress on, no proxy) the connect() check refuses every
+ *     abstract address, on every kernel; a Landlock domain scoped with
+ *     LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL (Linux >=
+ *     6.12) is a second layer, and keeps signals inside.
  *  5. Keyring: the init joins a fresh anonymous session keyring, and the
  *     keyctl family is refused by the seccomp filter.
  *
- * A writable root at or above /tmp or /run (allowedWritePaths ["/tmp"], or
- * "/") means the policy grants writing the host directory: it is then not
- * replaced, and its sockets stay as reachable as they are writable.
- *
- * Not covered: a host pathname socket at a location not listed above (e.g.
- * inside a project directory or $HOME at an unusual path).
+ * A writable root is a grant: a socket inside one (also at or above /tmp)
+ * is as reachable as the directory is writable.
  */
 #include "config.h"
 
@@ -60,103 +44,6 @@
 
 #include "host_ipc.h"
 #include "linux_ns.h"
-
-/* ---- private /tmp, /run, /dev/shm -------------------------------------- */
-
-/* Stack a staging tmpfs on `dir`, then an overlay whose lower layer is the
- * host directory (still held by dir->fd) and whose upper layer lives in the
- * staging tmpfs.  The staging tmpfs stays hidden underneath. */
-static int overlay_dir(struct sp_node *dir, const char *path, char *err, size_t errlen)
-{
-    if (mnt_new("tmpfs", dir, MS_NOSUID | MS_NODEV, "mode=0755", path, err, errlen) != 0)
-        return -1;
-    int stage = safe_path_reopen(dir);
-    if (stage < 0) {
-        snprintf(err, errlen, "%s: cannot open the private layer: %s", path, strerror(-stage));
-        return -1;
-    }
-    int rc = -1;
-    if (mkdirat(stage, "upper", 0700) != 0 || mkdirat(stage, "work", 0700) != 0 ||
-        fchmodat(stage, "upper", dir->st.st_mode & 07777, 0) != 0) {
-        snprintf(err, errlen, "%s: cannot prepare the private layer: %s", path, strerror(errno));
-        goto out;
-    }
-    /* userxattr: overlayfs keeps its metadata in user.overlay.* instead of
-     * trusted.overlay.*, which a mount in a user namespace cannot set.
-     * Without it every mount first fails to set a trusted xattr on the upper
-     * tmpfs, falls back to "no xattr" mode and logs four kernel messages:
-     * eight lines in the kernel log per launch, thousands for an agent's
-     * session.  What user.overlay.* xattrs can do here, set by a host user
-     * on their own files in the lower layer (the workload cannot set
-     * overlayfs's own: through the overlay they are refused before Linux
-     * 6.7 and stored escaped, as user.overlay.overlay.*, since):
-     * redirect_dir and metacopy are off with userxattr (their xattrs would
-     * be the privilege escalation); origin file handles are never decoded
-     * without CAP_DAC_READ_SEARCH in the initial namespace, which the init
-     * lacks; opaque and whiteout marks act on layers below the lower one,
-     * and there is none.  So at most a host user hides their own files from
-     * the sandbox.  Same kernel floor as overlayfs in a user namespace
-     * (5.11); on tmpfs without user xattrs (< 6.6) the mount falls back to
-     * "no xattr" as before. */
-    char opts[176];
-    snprintf(opts, sizeof opts,
-             "userxattr,lowerdir=%s,upperdir=/proc/self/fd/%d/upper,workdir=/proc/self/fd/%d/work",
-             fd_path(dir->fd).s, stage, stage);
-    if (mount("overlay", fd_path(stage).s, "overlay", MS_NOSUID | MS_NODEV, opts) != 0) {
-        snprintf(err, errlen, "%s: cannot mount the private overlay (overlayfs in a user namespace needs "
-                 "Linux >= 5.11 with CONFIG_OVERLAY_FS): %s", path, strerror(errno));
-        goto out;
-    }
-    rc = 0;
-out:
-    close(stage);
-    return rc;
-}
-
-/* `path` is `root` or lies beneath it. */
-static bool inside(const char *path, const char *root)
-{
-    if (strcmp(root, "/") == 0)
-        return true;
-    size_t n = strlen(root);
-    return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-static bool granted(const char *path, const char *const *writable)
-{
-    for (size_t i = 0; writable[i]; i++)
-        if (inside(path, writable[i]))
-            return true;
-    return false;
-}
-
-int host_ipc_private_dirs(int root_fd, const char *const *writable, struct ipc_private_dir dirs[IPC_PRIVATE_DIRS],
-                          char *err, size_t errlen)
-{
-    static const char *const paths[IPC_PRIVATE_DIRS] = {"/tmp", "/run"};
-    for (int i = 0; i < IPC_PRIVATE_DIRS; i++) {
-        dirs[i].path = paths[i];
-        dirs[i].lower_fd = -1;
-        if (granted(paths[i], writable))
-            continue;
-        struct sp_node node;
-        /* Absent, or a symlink (a /run -> /var/run setup): nothing to hide
-         * behind an overlay here; the socket masks below still apply. */
-        if (safe_path_open(root_fd, paths[i] + 1, &node) != 0)
-            continue;
-        if (!S_ISDIR(node.st.st_mode) || overlay_dir(&node, paths[i], err, errlen) != 0) {
-            bool failed = S_ISDIR(node.st.st_mode);
-            safe_path_close(&node);
-            if (failed)
-                return -1;
-            continue;
-        }
-        dirs[i].lower_fd = node.fd; /* kept: the host view for bind sources */
-        node.fd = -1;
-        safe_path_close(&node);
-    }
-    return 0;
-}
 
 /* ---- sockets named by the environment ---------------------------------- */
 

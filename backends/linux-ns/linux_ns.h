@@ -11,10 +11,13 @@
  *   mount_ops.c      mount primitives (mount_setattr API and legacy fallback)
  *   safe_path.c      symlink-free path resolution to O_PATH descriptors
  *   dev.c            a private, minimal /dev
+ *   kernel_fs.c      procfs, sysfs, cgroupfs, ... read-only for any caller
  *   host_ipc.c       private /tmp and /run, host socket masks,
  *                    Landlock scopes, session keyring
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
+ *   fd_pass.c        descriptors from the workload to the init
+ *   unix_connect.c   the init answers the workload's connect() calls
  *   caps.c           securebits, capabilities, no_new_privs
  *   seccomp_rules.c  the one syscall table, compiled by libseccomp at build
  *                    time (seccomp_gen.c writes seccomp_programs.c)
@@ -42,6 +45,7 @@ struct linux_ns_state {
     bool legacy_mounts;  /* bind-remount instead of mount_setattr */
     uid_t uid;           /* caller's ids, mapped to 0 inside */
     gid_t gid;
+    int link;            /* workload side of the init/workload socket pair */
 };
 
 /* Errors: every function below that can fail writes one line into
@@ -54,13 +58,34 @@ struct linux_ns_state {
 pid_t userns_clone(int *status_fd, char *err, size_t errlen);
 /* In the child: die with the supervisor, write the id maps. */
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);
+/* In the child, before the workload is forked: a session of its own (no
+ * controlling terminal, out of the caller's process group), a hostname. */
+int userns_init_session(char *err, size_t errlen);
 
-/* ns_init.c: PID 1's life once the workload (PID 2) is forked. */
-void ns_init_run(pid_t workload, int status_fd) __attribute__((noreturn));
+struct unix_connect_rules;
+
+/* ns_init.c: PID 1's life once the workload (PID 2) is forked: `link`
+ * brings the workload's seccomp listener, served with `rules`. */
+void ns_init_run(pid_t workload, int status_fd, int link, const struct unix_connect_rules *rules)
+    __attribute__((noreturn));
 
 /* mount_policy.c */
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                        char *err, size_t errlen);
+/* After the init joined the sandbox's network namespace: its own sysfs. */
+int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
+                       char *err, size_t errlen);
+
+/* kernel_fs.c (needs mount_ops.h for struct sp_node) */
+struct sp_node;
+/* The private procfs's global entries read-only or masked. */
+int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
+/* Every writable kernel-filesystem mount of the view (outside the private
+ * /proc and /dev) made read-only. */
+int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen);
+/* A fresh read-only sysfs on /sys (own_netns: once the init is in the
+ * sandbox's network namespace), or the host's cgroup tree covered. */
+int kernel_fs_sysfs(int root_fd, bool own_netns, char *err, size_t errlen);
 
 /* netns.c */
 /* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,
@@ -73,6 +98,18 @@ int netns_send(int sock, int nsfd, char *err, size_t errlen);
  * (it reported its own error). */
 int netns_receive_join(int sock, bool join, char *err, size_t errlen);
 
+/* fd_pass.c: one descriptor (-1: none) and a tag byte over a socket pair.
+ * fd_pass_receive() returns 1 when the peer closed without sending. */
+int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen);
+int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen);
+
+/* unix_connect.c: answer one connect() notification of the workload's
+ * filter (`listener`).  0, or -1 when the listener failed. */
+struct unix_connect_rules {
+    bool abstract_ok;    /* abstract addresses are the sandbox's own */
+};
+int unix_connect_serve(int listener, const struct unix_connect_rules *rules);
+
 /* host_ipc.c */
 int host_ipc_join_session_keyring(char *err, size_t errlen);
 int host_ipc_landlock_scope(char *err, size_t errlen);
@@ -81,12 +118,13 @@ int host_ipc_landlock_scope(char *err, size_t errlen);
 int caps_drop_all(char *err, size_t errlen);
 
 /* seccomp_filter.c: load the filter the policy calls for (built with the
- * binary, see seccomp_rules.c). */
-int seccomp_filter_install(const struct policy *policy, char *err, size_t errlen);
+ * binary, see seccomp_rules.c); *listener receives its notification
+ * descriptor (close-on-exec), for the init. */
+int seccomp_filter_install(const struct policy *policy, int *listener, char *err, size_t errlen);
 
 /* fd_hygiene.c */
-/* Close every descriptor >= 3. */
-int fd_close_above_stderr(char *err, size_t errlen);
+/* Close every descriptor >= 3 but the n in keep[] (ascending, >= 3). */
+int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
 
 /* kernel_diag.c: a one-line explanation of why creating or using the user
  * namespace failed with `error`, including the fix. */

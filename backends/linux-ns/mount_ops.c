@@ -143,8 +143,7 @@ static int remount_fd(int fd, bool readonly)
     return mount(NULL, fd_path(fd).s, NULL, flags, NULL);
 }
 
-/* Decode mountinfo's octal escapes (\040 for a space, ...) in place. */
-static void unescape(char *s)
+void mount_info_unescape(char *s)
 {
     char *w = s;
     for (char *r = s; *r; ) {
@@ -194,7 +193,7 @@ static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
         mp = tok;
         if (!mp)
             continue;
-        unescape(mp);
+        mount_info_unescape(mp);
         if (!under(mp, prefix))
             continue;
         /* Resolved without following symlinks: mountinfo paths are
@@ -255,6 +254,15 @@ int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
 {
     return legacy ? legacy_bind(src, dst, mode, path, err, errlen)
                   : modern_bind(src, dst, mode, path, err, errlen);
+}
+
+int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t errlen)
+{
+    if ((legacy ? remount_fd(fd, true) : set_readonly(fd, true, 0)) == 0)
+        return 0;
+    snprintf(err, errlen, "%s: cannot make the mount read-only (%s): %s", path,
+             legacy ? "bind-remount" : "mount_setattr", strerror(errno));
+    return -1;
 }
 
 int mnt_tree_read_only(bool legacy, int root_fd, char *err, size_t errlen)

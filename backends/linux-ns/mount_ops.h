@@ -70,6 +70,12 @@ enum bind_mode {
 int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
              enum bind_mode mode, const char *path, char *err, size_t errlen);
 
+/* Make the one mount whose root `fd` is read-only (not its submounts). */
+int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t errlen);
+
+/* Decode /proc/self/mountinfo's octal escapes (\040 for a space) in place. */
+void mount_info_unescape(char *s);
+
 /* Make every mount of the tree read-only (mount_setattr AT_RECURSIVE, or a
  * bind-remount of every entry of /proc/self/mountinfo). */
 int mnt_tree_read_only(bool legacy, int root_fd, char *err, size_t errlen);

@@ -1,27 +1,31 @@
 /*
- * mount_policy.c — the filesystem policy (SPEC §4) as mounts, built by the
+ * mount_policy.c — the filesystem policy (README.md, "Policy") as mounts, built by the
  * namespace init in its own mount namespace before the workload exists.
  *
  * Order (later mounts sit on top of earlier ones, which is how "denials win
  * over grants" is realised):
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
- *   3. private /tmp and /run (host_ipc.c), a private minimal /dev (dev.c) and
- *      a private procfs for the new PID namespace — before the policy paths,
- *      so that a denial under /proc or /dev lands on what the workload sees;
- *   4. writable roots, parents before children, bound writable;
+ *   3. a private minimal /dev (dev.c) and a private procfs for the new PID namespace with its
+ *      global entries read-only (kernel_fs.c) — before the policy paths, so
+ *      that a denial under /proc or /dev lands on what the workload sees;
+ *   4. writable roots, parents before children, bound writable; then every
+ *      kernel filesystem they brought back writable made read-only again;
  *   5. write-denied paths bound read-only (recursively) over them;
  *   6. read-denied paths masked: a directory by one shared empty, mode 000,
  *      read-only tmpfs bound over each (one tmpfs, n binds: the cheapest mask
  *      there is), anything else by /dev/null;
  *   7. host sockets named by the environment masked (host_ipc.c), and
- *      /proc/keys.
+ *      /proc/keys;
+ *   8. once the init is in the sandbox's network namespace: a fresh sysfs
+ *      (mount_policy_sysfs), and the read denials beneath /sys again.
+ * Each path list is merged first: duplicates and paths beneath another
+ * entry of the same list add no mount.
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
- * Sources of binds under /tmp and /run are resolved in the host directory
- * (the overlay's lower layer), so a writable workspace in /tmp writes to the
- * host, not to the private copy; targets are resolved in the sandbox view.
+ * /tmp and /run are read-only like the rest; the host's sockets anywhere
+ * are closed by the connect() check (unix_connect.c), not by the view.
  */
 #include "config.h"
 
@@ -40,7 +44,6 @@
 
 struct view {
     int root_fd;
-    struct ipc_private_dir dirs[IPC_PRIVATE_DIRS];
     bool legacy;
 };
 
@@ -48,30 +51,6 @@ static bool path_under(const char *path, const char *prefix)
 {
     size_t n = strlen(prefix);
     return strncmp(path, prefix, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-/* Resolve `path` in the sandbox view (source=false) or, for the private
- * directories, in the host directory underneath (source=true). */
-static int resolve(const struct view *v, const char *path, bool source, struct sp_node *out)
-{
-    if (source) {
-        for (int i = 0; i < IPC_PRIVATE_DIRS; i++) {
-            const struct ipc_private_dir *d = &v->dirs[i];
-            if (d->lower_fd >= 0 && path_under(path, d->path)) {
-                const char *rel = path + strlen(d->path);
-                return safe_path_open(d->lower_fd, *rel ? rel + 1 : ".", out);
-            }
-        }
-    }
-    return safe_path_open(v->root_fd, path[1] ? path + 1 : ".", out);
-}
-
-static bool needs_host_source(const struct view *v, const char *path)
-{
-    for (int i = 0; i < IPC_PRIVATE_DIRS; i++)
-        if (v->dirs[i].lower_fd >= 0 && path_under(path, v->dirs[i].path))
-            return true;
-    return false;
 }
 
 static void resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
@@ -88,22 +67,14 @@ static void resolve_error(const char *field, const char *path, int error, char *
 static int bind_in_place(const struct view *v, const char *field, const char *path, enum bind_mode mode,
                          char *err, size_t errlen)
 {
-    struct sp_node src, dst;
-    int e = resolve(v, path, true, &src);
+    struct sp_node node;
+    int e = safe_path_open(v->root_fd, path[1] ? path + 1 : ".", &node);
     if (e != 0) {
         resolve_error(field, path, -e, err, errlen);
         return -1;
     }
-    bool separate = needs_host_source(v, path);
-    if (separate && (e = resolve(v, path, false, &dst)) != 0) {
-        safe_path_close(&src);
-        resolve_error(field, path, -e, err, errlen);
-        return -1;
-    }
-    int rc = mnt_bind(v->legacy, &src, separate ? &dst : &src, mode, path, err, errlen);
-    if (separate)
-        safe_path_close(&dst);
-    safe_path_close(&src);
+    int rc = mnt_bind(v->legacy, &node, &node, mode, path, err, errlen);
+    safe_path_close(&node);
     if (rc != 0) {
         size_t n = strlen(err);
         snprintf(err + n, errlen - n, " (%s)", field);
@@ -111,13 +82,23 @@ static int bind_in_place(const struct view *v, const char *field, const char *pa
     return rc;
 }
 
+/* Path order in which '/' sorts before every other byte, so that
+ * everything beneath a path follows it directly ("/a", "/a/b", "/a-b"). */
 static int compare_paths(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const unsigned char *x = *(const unsigned char *const *)a, *y = *(const unsigned char *const *)b;
+    for (; *x && *x == *y; x++, y++)
+        ;
+    int cx = *x == '/' ? 1 : *x ? *x + 1 : 0, cy = *y == '/' ? 1 : *y ? *y + 1 : 0;
+    return cx - cy;
 }
 
-/* A sorted copy of `list` (parents sort before their children). */
-static const char **sorted(const struct string_list *list, const char *extra)
+/* A sorted copy of `list` (plus `extra`), NULL-terminated, with duplicates
+ * and paths beneath another entry left out: one mount covers them all, so
+ * the number of mounts is bounded by the distinct paths (40,000 copies of
+ * one path once held the kernel's mount lock for most of a minute).  free()
+ * the array only. */
+static const char **merged(const struct string_list *list, const char *extra)
 {
     const char **out = calloc(list->count + 2, sizeof *out);
     if (!out)
@@ -128,6 +109,11 @@ static const char **sorted(const struct string_list *list, const char *extra)
     for (size_t i = 0; i < list->count; i++)
         out[n++] = list->items[i];
     qsort(out, n, sizeof *out, compare_paths);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kept == 0 || !path_under(out[i], out[kept - 1]))
+            out[kept++] = out[i];
+    out[kept] = NULL;
     return out;
 }
 
@@ -136,7 +122,7 @@ static const char **sorted(const struct string_list *list, const char *extra)
 static const char **writable_root_list(const struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    return sorted(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
+    return merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
 }
 
 static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, const char **roots,
@@ -155,10 +141,16 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
 
 static int write_denials(const struct view *v, const struct policy *p, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < p->denied_write_paths.count; i++)
-        if (bind_in_place(v, "deniedWritePaths", p->denied_write_paths.items[i], BIND_RO, err, errlen) != 0)
-            return -1;
-    return 0;
+    const char **paths = merged(&p->denied_write_paths, NULL);
+    if (!paths) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && paths[i]; i++)
+        rc = bind_in_place(v, "deniedWritePaths", paths[i], BIND_RO, err, errlen);
+    free(paths);
+    return rc;
 }
 
 /* The shared directory mask: mounted once on the first masked directory,
@@ -182,10 +174,11 @@ static int dir_mask(const struct view *v, struct sp_node *mask, const struct sp_
     return 0;
 }
 
+/* Mask the read-denied paths (only those beneath `within`, if not NULL). */
 static int read_denials(const struct view *v, const struct policy *p, const struct sp_node *devnull,
-                        char *err, size_t errlen)
+                        const char *within, char *err, size_t errlen)
 {
-    const char **paths = sorted(&p->denied_read_paths, NULL);
+    const char **paths = merged(&p->denied_read_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -194,6 +187,8 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
     struct sp_dir_cache cache = {.fd = -1};
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++) {
+        if (within && !path_under(paths[i], within))
+            continue;
         if (strcmp(paths[i], "/") == 0) {
             snprintf(err, errlen, "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
                      "use a narrower path");
@@ -275,11 +270,21 @@ static bool root_is_writable_root(const char **roots)
 
 static void close_view(struct view *v)
 {
-    for (int i = 0; i < IPC_PRIVATE_DIRS; i++)
-        if (v->dirs[i].lower_fd >= 0)
-            close(v->dirs[i].lower_fd);
     if (v->root_fd >= 0)
         close(v->root_fd);
+}
+
+/* The view the mounts are made in: "/" and /dev/null, held open. */
+static int open_view(struct view *v, bool legacy, struct sp_node *devnull, char *err, size_t errlen)
+{
+    *v = (struct view){.legacy = legacy};
+    *devnull = (struct sp_node){.parent = -1, .fd = -1};
+    v->root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (v->root_fd < 0) {
+        snprintf(err, errlen, "cannot open /: %s", strerror(errno));
+        return -1;
+    }
+    return open_devnull(v->root_fd, devnull, err, errlen);
 }
 
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err, size_t errlen)
@@ -290,37 +295,50 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         kernel_diag_userns("cannot make the mount namespace private", errno, err, errlen);
         return -1;
     }
-    struct view v = {.legacy = st->legacy_mounts};
-    for (int i = 0; i < IPC_PRIVATE_DIRS; i++)
-        v.dirs[i].lower_fd = -1;
-    v.root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (v.root_fd < 0) {
-        snprintf(err, errlen, "cannot open /: %s", strerror(errno));
-        return -1;
-    }
-    struct sp_node devnull = {.parent = -1, .fd = -1};
+    struct view v;
+    struct sp_node devnull;
     int rc = -1;
-    const char **roots = writable_root_list(ctx);
-    if (!roots) {
+    const char **roots = NULL;
+    if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) != 0)
+        goto out;
+    if (!(roots = writable_root_list(ctx))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if (open_devnull(v.root_fd, &devnull, err, errlen) != 0)
-        goto out;
     if (!root_is_writable_root(roots) && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
         goto out;
-    if (host_ipc_private_dirs(v.root_fd, roots, v.dirs, err, errlen) != 0 ||
-        private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
+    if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
+        kernel_fs_guard_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
+        /* after the writable roots: one may hold a procfs or sysfs mount */
+        kernel_fs_read_only(v.root_fd, v.legacy, err, errlen) != 0 ||
+        (!st->netns && kernel_fs_sysfs(v.root_fd, false, err, errlen) != 0) ||
         write_denials(&v, p, err, errlen) != 0 ||
-        read_denials(&v, p, &devnull, err, errlen) != 0 ||
+        read_denials(&v, p, &devnull, NULL, err, errlen) != 0 ||
         host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||
         mask_proc_keys(&v, &devnull, err, errlen) != 0)
         goto out;
     rc = 0;
 out:
     free(roots);
+    safe_path_close(&devnull);
+    close_view(&v);
+    return rc;
+}
+
+int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err, size_t errlen)
+{
+    if (!st->netns)
+        return 0; /* the host's sysfs stays (mount_policy_apply) */
+    struct view v;
+    struct sp_node devnull;
+    int rc = -1;
+    if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) == 0 &&
+        kernel_fs_sysfs(v.root_fd, true, err, errlen) == 0 &&
+        /* the masks under /sys were made on the sysfs now covered */
+        read_denials(&v, ctx->policy, &devnull, "/sys", err, errlen) == 0)
+        rc = 0;
     safe_path_close(&devnull);
     close_view(&v);
     return rc;

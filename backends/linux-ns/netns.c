@@ -31,7 +31,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "linux_ns.h"
@@ -77,59 +76,17 @@ int netns_create(int *nsfd, char *err, size_t errlen)
 
 int netns_send(int sock, int nsfd, char *err, size_t errlen)
 {
-    char byte = 'n';
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-    if (nsfd >= 0) {
-        memset(&u, 0, sizeof u);
-        msg.msg_control = u.buf;
-        msg.msg_controllen = sizeof u.buf;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &nsfd, sizeof nsfd);
-    }
-    ssize_t n;
-    do
-        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    if (n == 1)
-        return 0;
-    snprintf(err, errlen, "cannot hand the network namespace to the sandbox init: %s", strerror(errno));
-    return -1;
-}
-
-/* The descriptor passed with the message, or -1. */
-static int passed_fd(struct msghdr *msg)
-{
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
-            int fd;
-            memcpy(&fd, CMSG_DATA(c), sizeof fd);
-            return fd;
-        }
-    return -1;
+    return fd_pass_send(sock, 'n', nsfd, err, errlen);
 }
 
 int netns_receive_join(int sock, bool join, char *err, size_t errlen)
 {
-    char byte;
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-    ssize_t n;
-    do
-        n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-    while (n < 0 && errno == EINTR);
-    if (n == 0)
-        return 1; /* the workload died (and said why): nothing to join */
-    int fd = n == 1 ? passed_fd(&msg) : -1;
-    int rc = 0;
-    if (n != 1 || (join && fd < 0) || (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
-        snprintf(err, errlen, "the workload did not hand over its network namespace: %s",
-                 n < 0 ? strerror(errno) : "malformed message");
+    int fd;
+    int rc = fd_pass_receive(sock, 'n', &fd, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (join && fd < 0) {
+        snprintf(err, errlen, "the workload did not hand over its network namespace");
         rc = -1;
     } else if (join && setns(fd, CLONE_NEWNET) != 0) {
         snprintf(err, errlen, "the sandbox init cannot join the sandbox's network namespace: %s", strerror(errno));

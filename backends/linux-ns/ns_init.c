@@ -13,53 +13,99 @@
  * everything left in the namespace: nothing from the sandbox survives the
  * workload.
  *
- * The init holds no descriptor but 0-2 and the status pipe, runs no
+ * It also answers the workload's connect() calls (unix_connect.c): the
+ * workload's harden() hands it the seccomp listener over the link socket.
+ *
+ * The init holds no descriptor but 0-2, the status pipe, the link (until
+ * the listener arrives), the listener and a signalfd for SIGCHLD; runs no
  * untrusted code, and is non-dumpable (userns.c), so the workload can neither
  * ptrace it nor open /proc/1/mem, /proc/1/root or /proc/1/cwd.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <sys/syscall.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux_ns.h"
 #include "supervise.h"
 
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-
-/* Keep 0-2 and the status pipe; anything else inherited from the caller is
- * of no use to the init (the workload has its own copy, closed in harden). */
-static void close_others(int keep)
+/* Write the workload's status to the supervisor and exit: the kernel then
+ * kills whatever is left in the PID namespace. */
+__attribute__((noreturn))
+static void report(int status_fd, int status)
 {
-    if (keep > 3)
-        syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U);
-    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U);
+    ssize_t n;
+    do
+        n = write(status_fd, &status, sizeof status);
+    while (n < 0 && errno == EINTR);
+    if (n == (ssize_t)sizeof status)
+        _exit(0);
+    /* The status could not be sent: say as much as an exit code can. */
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
-void ns_init_run(pid_t workload, int status_fd)
+/* Reap every child that has ended; report when the workload has. */
+static void reap(pid_t workload, int status_fd)
 {
-    close_others(status_fd);
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+        if (pid == workload)
+            report(status_fd, status);
+    if (pid < 0 && errno == ECHILD)
+        _exit(125); /* cannot happen while the workload lives */
+}
+
+/* The listener from the workload's harden(), or -1 (it died first). */
+static int take_listener(int link)
+{
+    char err[256];
+    int fd;
+    if (fd_pass_receive(link, 's', &fd, err, sizeof err) != 0)
+        fd = -1;
+    close(link);
+    return fd;
+}
+
+void ns_init_run(pid_t workload, int status_fd, int link, const struct unix_connect_rules *rules)
+{
+    char err[256];
+    int keep[2] = {status_fd < link ? status_fd : link, status_fd < link ? link : status_fd};
+    if (fd_close_except(keep, 2, err, sizeof err) != 0)
+        _exit(125);
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0)
+        _exit(125);
+    int listener = -1;
+    reap(workload, status_fd); /* it may have ended before SIGCHLD was blocked */
     for (;;) {
-        int status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            _exit(125); /* ECHILD: cannot happen while the workload lives */
+        struct pollfd p[3] = {{.fd = sfd, .events = POLLIN}, {.fd = link, .events = POLLIN},
+                              {.fd = listener, .events = POLLIN}};
+        if (poll(p, 3, -1) < 0)
+            continue; /* EINTR: a forwarded signal */
+        if (p[1].revents) {
+            listener = take_listener(link);
+            link = -1;
         }
-        if (pid != workload)
-            continue; /* an orphan, reaped */
-        ssize_t n;
-        do
-            n = write(status_fd, &status, sizeof status);
-        while (n < 0 && errno == EINTR);
-        if (n == (ssize_t)sizeof status)
-            _exit(0);
-        /* The status could not be sent: say as much as an exit code can. */
-        _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        if (p[2].revents & POLLIN)
+            unix_connect_serve(listener, rules);
+        if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* no process has the filter any more */
+            close(listener);
+            listener = -1;
+        }
+        if (p[0].revents) {
+            struct signalfd_siginfo si;
+            while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+                ;
+            reap(workload, status_fd);
+        }
     }
 }

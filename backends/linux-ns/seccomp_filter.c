@@ -4,8 +4,10 @@
  *
  * The programs were compiled from seccomp_rules.c by libseccomp when the
  * binary was built (seccomp_gen.c); the policy picks one of the two
- * (localBinding).  They are loaded with seccomp(2) and flags 0, which is what
- * seccomp_load() does with libseccomp's default attributes; no_new_privs is
+ * (localBinding).  They are loaded with seccomp(2) and
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER: the descriptor that receives the
+ * connect() notifications goes to the sandbox init (unix_connect.c), and the
+ * workload must not keep it (it could answer its own).  no_new_privs is
  * already set by caps.c.  A program built for another architecture than the
  * running kernel's would kill the workload at its first syscall (the
  * bad-arch action): a misconfigured cross build fails closed.
@@ -23,18 +25,21 @@
 #include "linux_ns.h"
 #include "seccomp_programs.h"
 
-int seccomp_filter_install(const struct policy *policy, char *err, size_t errlen)
+int seccomp_filter_install(const struct policy *policy, int *listener, char *err, size_t errlen)
 {
     const struct seccomp_program *p = policy->network.local_binding
                                           ? &seccomp_program_allow_local_binding
                                           : &seccomp_program_refuse_local_binding;
     /* The kernel copies the program and never writes through .filter. */
     struct sock_fprog prog = {.len = p->len, .filter = (struct sock_filter *)(uintptr_t)p->insns};
-    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) {
+    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+    if (fd < 0) {
         snprintf(err, errlen, "cannot install the seccomp filter: %s%s", strerror(errno),
                  errno == EINVAL || errno == ENOSYS
-                     ? "; the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : "");
+                     ? "; the kernel lacks seccomp filters with user notification (CONFIG_SECCOMP_FILTER, "
+                       "Linux >= 5.0)" : "");
         return -1;
     }
+    *listener = (int)fd;
     return 0;
 }

@@ -33,12 +33,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "seccomp_rules.h"
 
@@ -47,109 +50,162 @@
 #endif
 
 enum rule_when { ALWAYS, NO_LOCAL_BIND };
-enum rule_arg {
-    ARG_NONE,
-    ARG0_HAS_FLAG,   /* (arg0 & value) == value */
-    ARG1_LOW32_EQ,   /* (arg1 & 0xffffffff) == value */
+
+/* One argument comparison: (args[arg] & mask) == value.  A rule matches
+ * when all of its comparisons do (none: always). */
+struct arg_test {
+    unsigned arg;
+    uint64_t mask, value;
 };
 
 struct rule {
     const char *name;    /* resolved with seccomp_syscall_resolve_name() */
-    int error;           /* errno returned */
-    enum rule_arg arg;
-    uint64_t value;
+    int error;           /* errno returned, or NOTIFY */
+    struct arg_test test[2];
+    unsigned tests;
     enum rule_when when;
     const char *why;
 };
 
+/* The action "ask the sandbox init" (unix_connect.c) instead of an errno. */
+#define NOTIFY (-1)
+
+/* Argument tests, spelt once. */
+#define NO_TEST {{0, 0, 0}}, 0
+#define HAS_FLAG(a, flag) {{(a), (flag), (flag)}}, 1
+#define LOW32_EQ(a, v) {{(a), 0xffffffffULL, (v)}}, 1
+#define BOTH_FLAGS(a, fa, b, fb) {{(a), (fa), (fa)}, {(b), (fb), (fb)}}, 2
+/* socket(2) / socketpair(2) of this domain and type (flags masked off). */
+#define DOMAIN_TYPE(d, t) {{0, 0xffffffffULL, (d)}, {1, 0xf, (t)}}, 2
+
+/* A file mode with the set-user-ID or set-group-ID bit: one rule each. */
+#define SETID_MODE(sys, a, why) \
+    {sys, EPERM, HAS_FLAG(a, S_ISUID), ALWAYS, why}, {sys, EPERM, HAS_FLAG(a, S_ISGID), ALWAYS, why}
+/* O_TMPFILE is this bit plus O_DIRECTORY, whose value differs between
+ * x86_64 and aarch64; the bit alone is the same on both (and the generator
+ * of a cross build sees only its own headers). */
+#define TMPFILE_BIT 020000000
+_Static_assert((O_TMPFILE & TMPFILE_BIT) == TMPFILE_BIT, "O_TMPFILE carries the __O_TMPFILE bit");
+_Static_assert(O_CREAT == 0100, "O_CREAT is 0100 on every architecture the build supports");
+
+/* The same for a call that creates only with O_CREAT or O_TMPFILE in its
+ * flags (the mode argument is meaningless, and may be garbage, without). */
+#define SETID_CREATE(sys, fl, a, why) \
+    {sys, EPERM, BOTH_FLAGS(fl, O_CREAT, a, S_ISUID), ALWAYS, why}, \
+    {sys, EPERM, BOTH_FLAGS(fl, O_CREAT, a, S_ISGID), ALWAYS, why}, \
+    {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISUID), ALWAYS, why}, \
+    {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISGID), ALWAYS, why}
+
 static const struct rule rules[] = {
     /* ---- policy ---- */
-    {"bind", EPERM, ARG_NONE, 0, NO_LOCAL_BIND,
+    {"bind", EPERM, NO_TEST, NO_LOCAL_BIND,
      "localBinding: false: no listening endpoint, on any address family"},
-    {"listen", EPERM, ARG_NONE, 0, NO_LOCAL_BIND,
+    {"listen", EPERM, NO_TEST, NO_LOCAL_BIND,
      "localBinding: false (a connected socket cannot listen either)"},
 
     /* ---- io_uring: carries bind/listen/connect/openat as ring opcodes past
      * any syscall filter (IORING_OP_BIND/LISTEN on Linux >= 6.11); ENOSYS so
      * libuv, liburing and Node fall back to ordinary syscalls ---- */
-    {"io_uring_setup", ENOSYS, ARG_NONE, 0, ALWAYS, "io_uring bypasses this filter"},
-    {"io_uring_enter", ENOSYS, ARG_NONE, 0, ALWAYS, "io_uring bypasses this filter"},
-    {"io_uring_register", ENOSYS, ARG_NONE, 0, ALWAYS, "io_uring bypasses this filter"},
+    {"io_uring_setup", ENOSYS, NO_TEST, ALWAYS, "io_uring bypasses this filter"},
+    {"io_uring_enter", ENOSYS, NO_TEST, ALWAYS, "io_uring bypasses this filter"},
+    {"io_uring_register", ENOSYS, NO_TEST, ALWAYS, "io_uring bypasses this filter"},
 
     /* ---- terminal input injection: pushing characters into the caller's
      * terminal runs them as commands outside the sandbox once the workload
      * exits (CVE-2017-5226 and its class).  The kernel reads the request as
      * 32 bits, so only the low 32 bits are compared: a request with high
      * bits set must not slip past (CVE-2019-10063) ---- */
-    {"ioctl", EPERM, ARG1_LOW32_EQ, TIOCSTI, ALWAYS, "TIOCSTI: inject terminal input"},
-    {"ioctl", EPERM, ARG1_LOW32_EQ, TIOCLINUX, ALWAYS, "TIOCLINUX: console selection paste (injection)"},
+    {"ioctl", EPERM, LOW32_EQ(1, TIOCSTI), ALWAYS, "TIOCSTI: inject terminal input"},
+    {"ioctl", EPERM, LOW32_EQ(1, TIOCLINUX), ALWAYS, "TIOCLINUX: console selection paste (injection)"},
 
     /* ---- namespaces: a nested user namespace hands every capability back
      * (within it) and re-opens mount, netfilter, ... attack surface ---- */
-    {"unshare", EPERM, ARG0_HAS_FLAG, CLONE_NEWUSER, ALWAYS, "nested user namespace"},
-    {"clone", EPERM, ARG0_HAS_FLAG, CLONE_NEWUSER, ALWAYS, "nested user namespace"},
-    {"clone3", ENOSYS, ARG_NONE, 0, ALWAYS,
+    {"unshare", EPERM, HAS_FLAG(0, CLONE_NEWUSER), ALWAYS, "nested user namespace"},
+    {"clone", EPERM, HAS_FLAG(0, CLONE_NEWUSER), ALWAYS, "nested user namespace"},
+    {"clone3", ENOSYS, NO_TEST, ALWAYS,
      "flags live in memory a filter cannot read; ENOSYS makes libc fall back to clone"},
-    {"setns", EPERM, ARG_NONE, 0, ALWAYS, "joining another namespace"},
+    {"setns", EPERM, NO_TEST, ALWAYS, "joining another namespace"},
+
+    /* ---- host Unix sockets: connect(2) on an AF_UNIX pathname socket needs
+     * no writable mount, so a read-only view still reaches every host
+     * service listening on a path ($HOME/.ssh control masters, gpg-agent,
+     * engine sockets).  Every connect() goes to the sandbox init, which lets
+     * other families through unchanged and connects AF_UNIX sockets itself,
+     * to the inode it checked: only one on a writable mount of the
+     * sandbox's view (a writable root, or made inside).  Datagram Unix
+     * sockets can send to any path with sendto/sendmsg, which a filter
+     * cannot inspect: they cannot be created. ---- */
+    {"connect", NOTIFY, NO_TEST, ALWAYS, "AF_UNIX: only sockets of the sandbox's writable mounts"},
+    {"socket", EPERM, DOMAIN_TYPE(AF_UNIX, SOCK_DGRAM), ALWAYS, "AF_UNIX datagrams reach any host socket"},
+    {"socketpair", EPERM, DOMAIN_TYPE(AF_UNIX, SOCK_DGRAM), ALWAYS,
+     "AF_UNIX datagrams reach any host socket (sendto an address)"},
+
+    /* ---- set-user-ID and set-group-ID files: run by a root caller, the
+     * workload's files belong to the host's root, and a setuid copy of a
+     * shell left in a writable root would make every local user who can
+     * reach it root.  Refused for every caller (a setgid file of an ordinary
+     * user hands out that user's group).  File capabilities need
+     * CAP_SETFCAP, which the workload does not have. ---- */
+    SETID_MODE("chmod", 1, "setuid/setgid mode"),
+    SETID_MODE("fchmod", 1, "setuid/setgid mode"),
+    SETID_MODE("fchmodat", 2, "setuid/setgid mode"),
+    SETID_MODE("fchmodat2", 2, "setuid/setgid mode"),
+    SETID_MODE("mknod", 1, "a regular file created setuid/setgid"),
+    SETID_MODE("mknodat", 2, "a regular file created setuid/setgid"),
+    SETID_MODE("creat", 1, "a file created setuid/setgid"),
+    SETID_CREATE("open", 1, 2, "a file created setuid/setgid"),
+    SETID_CREATE("openat", 2, 3, "a file created setuid/setgid"),
+    {"openat2", ENOSYS, NO_TEST, ALWAYS,
+     "its mode lives in memory a filter cannot read; ENOSYS makes callers fall back to openat"},
 
     /* ---- mounts: the workload has no capability to mount; refusing the
      * calls outright also removes their parsers from reach ---- */
-    {"mount", EPERM, ARG_NONE, 0, ALWAYS, "remount/umount of the policy mounts"},
-    {"umount2", EPERM, ARG_NONE, 0, ALWAYS, "unmounting a mask"},
-    {"pivot_root", EPERM, ARG_NONE, 0, ALWAYS, "changing the root"},
-    {"open_tree", EPERM, ARG_NONE, 0, ALWAYS, "new mount API"},
-    {"move_mount", EPERM, ARG_NONE, 0, ALWAYS, "new mount API"},
-    {"fsopen", EPERM, ARG_NONE, 0, ALWAYS, "new mount API (filesystem parsers)"},
-    {"fsconfig", EPERM, ARG_NONE, 0, ALWAYS, "new mount API"},
-    {"fsmount", EPERM, ARG_NONE, 0, ALWAYS, "new mount API"},
-    {"fspick", EPERM, ARG_NONE, 0, ALWAYS, "new mount API (reconfigure a mount)"},
-    {"mount_setattr", EPERM, ARG_NONE, 0, ALWAYS, "new mount API (clear read-only)"},
+    {"mount", EPERM, NO_TEST, ALWAYS, "remount/umount of the policy mounts"},
+    {"umount2", EPERM, NO_TEST, ALWAYS, "unmounting a mask"},
+    {"pivot_root", EPERM, NO_TEST, ALWAYS, "changing the root"},
+    {"open_tree", EPERM, NO_TEST, ALWAYS, "new mount API"},
+    {"move_mount", EPERM, NO_TEST, ALWAYS, "new mount API"},
+    {"fsopen", EPERM, NO_TEST, ALWAYS, "new mount API (filesystem parsers)"},
+    {"fsconfig", EPERM, NO_TEST, ALWAYS, "new mount API"},
+    {"fsmount", EPERM, NO_TEST, ALWAYS, "new mount API"},
+    {"fspick", EPERM, NO_TEST, ALWAYS, "new mount API (reconfigure a mount)"},
+    {"mount_setattr", EPERM, NO_TEST, ALWAYS, "new mount API (clear read-only)"},
 
     /* ---- never needed by a coding workload; kernel attack surface ---- */
-    {"keyctl", EPERM, ARG_NONE, 0, ALWAYS, "kernel keyrings: the caller's keys"},
-    {"add_key", EPERM, ARG_NONE, 0, ALWAYS, "kernel keyrings"},
-    {"request_key", EPERM, ARG_NONE, 0, ALWAYS, "kernel keyrings (also upcalls to the host)"},
-    {"bpf", EPERM, ARG_NONE, 0, ALWAYS, "eBPF verifier attack surface"},
-    {"perf_event_open", EPERM, ARG_NONE, 0, ALWAYS, "perf: attack surface and side channels"},
-    {"userfaultfd", EPERM, ARG_NONE, 0, ALWAYS, "widens kernel race windows in exploits"},
-    {"kexec_load", EPERM, ARG_NONE, 0, ALWAYS, "replacing the kernel"},
-    {"kexec_file_load", EPERM, ARG_NONE, 0, ALWAYS, "replacing the kernel"},
-    {"init_module", EPERM, ARG_NONE, 0, ALWAYS, "loading kernel code"},
-    {"finit_module", EPERM, ARG_NONE, 0, ALWAYS, "loading kernel code"},
-    {"delete_module", EPERM, ARG_NONE, 0, ALWAYS, "unloading kernel code"},
-    {"process_vm_writev", EPERM, ARG_NONE, 0, ALWAYS,
+    {"keyctl", EPERM, NO_TEST, ALWAYS, "kernel keyrings: the caller's keys"},
+    {"add_key", EPERM, NO_TEST, ALWAYS, "kernel keyrings"},
+    {"request_key", EPERM, NO_TEST, ALWAYS, "kernel keyrings (also upcalls to the host)"},
+    {"bpf", EPERM, NO_TEST, ALWAYS, "eBPF verifier attack surface"},
+    {"perf_event_open", EPERM, NO_TEST, ALWAYS, "perf: attack surface and side channels"},
+    {"userfaultfd", EPERM, NO_TEST, ALWAYS, "widens kernel race windows in exploits"},
+    {"kexec_load", EPERM, NO_TEST, ALWAYS, "replacing the kernel"},
+    {"kexec_file_load", EPERM, NO_TEST, ALWAYS, "replacing the kernel"},
+    {"init_module", EPERM, NO_TEST, ALWAYS, "loading kernel code"},
+    {"finit_module", EPERM, NO_TEST, ALWAYS, "loading kernel code"},
+    {"delete_module", EPERM, NO_TEST, ALWAYS, "unloading kernel code"},
+    {"process_vm_writev", EPERM, NO_TEST, ALWAYS,
      "writing another process's memory (ptrace stays for gdb/strace on the workload's own children)"},
-    {"open_by_handle_at", EPERM, ARG_NONE, 0, ALWAYS,
+    {"open_by_handle_at", EPERM, NO_TEST, ALWAYS,
      "opens files by handle, bypassing the mount view (the 'shocker' escape)"},
-    {"name_to_handle_at", EPERM, ARG_NONE, 0, ALWAYS, "companion of open_by_handle_at"},
-    {"acct", EPERM, ARG_NONE, 0, ALWAYS, "process accounting to a file"},
-    {"swapon", EPERM, ARG_NONE, 0, ALWAYS, "swap configuration"},
-    {"swapoff", EPERM, ARG_NONE, 0, ALWAYS, "swap configuration"},
-    {"reboot", EPERM, ARG_NONE, 0, ALWAYS, "rebooting"},
-    {"syslog", EPERM, ARG_NONE, 0, ALWAYS, "kernel log: addresses useful to exploits"},
-    {"quotactl", EPERM, ARG_NONE, 0, ALWAYS, "quota configuration"},
+    {"name_to_handle_at", EPERM, NO_TEST, ALWAYS, "companion of open_by_handle_at"},
+    {"acct", EPERM, NO_TEST, ALWAYS, "process accounting to a file"},
+    {"swapon", EPERM, NO_TEST, ALWAYS, "swap configuration"},
+    {"swapoff", EPERM, NO_TEST, ALWAYS, "swap configuration"},
+    {"reboot", EPERM, NO_TEST, ALWAYS, "rebooting"},
+    {"syslog", EPERM, NO_TEST, ALWAYS, "kernel log: addresses useful to exploits"},
+    {"quotactl", EPERM, NO_TEST, ALWAYS, "quota configuration"},
 };
 
 static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
 {
-    uint32_t action = SCMP_ACT_ERRNO((uint32_t)r->error);
     /* Comparisons spelt out in full (not SCMP_A0()/SCMP_A1(), whose
      * expansion leaves fields implicit): (arg & datum_a) == datum_b. */
-    struct scmp_arg_cmp cmp = {.op = SCMP_CMP_MASKED_EQ};
-    switch (r->arg) {
-    case ARG0_HAS_FLAG:
-        cmp.arg = 0;
-        cmp.datum_a = r->value;
-        cmp.datum_b = r->value;
-        return seccomp_rule_add_array(f, action, nr, 1, &cmp);
-    case ARG1_LOW32_EQ:
-        cmp.arg = 1;
-        cmp.datum_a = 0xffffffffULL;
-        cmp.datum_b = r->value;
-        return seccomp_rule_add_array(f, action, nr, 1, &cmp);
-    default:
-        return seccomp_rule_add_array(f, action, nr, 0, NULL);
-    }
+    struct scmp_arg_cmp cmp[2];
+    for (unsigned i = 0; i < r->tests; i++)
+        cmp[i] = (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_MASKED_EQ,
+                                       .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
+    uint32_t action = r->error == NOTIFY ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)r->error);
+    return seccomp_rule_add_array(f, action, nr, r->tests, cmp);
 }
 
 /* A filter that names `arch` only: libseccomp starts from the architecture
@@ -166,11 +222,11 @@ static int select_arch(scmp_filter_ctx f, uint32_t arch, char *err, size_t errle
     return rc;
 }
 
-/* libseccomp's API level 3: SCMP_ACT_KILL_PROCESS (Linux >= 4.14; the
- * sandbox needs >= 5.11 anyway).  Pinned rather than probed: the program is
+/* libseccomp's API level 5: SCMP_ACT_KILL_PROCESS and SCMP_ACT_NOTIFY
+ * (Linux >= 5.0; the sandbox needs >= 5.11 anyway).  Pinned rather than probed: the program is
  * built once, on a build machine whose kernel (a container's, qemu-user's)
  * may answer the probes differently from the kernels the binary will meet. */
-#define SECCOMP_RULES_API_LEVEL 3
+#define SECCOMP_RULES_API_LEVEL 5
 
 scmp_filter_ctx seccomp_rules_build(bool local_binding, uint32_t arch, char *err, size_t errlen)
 {

@@ -4,9 +4,13 @@
  *
  * clone(2) is called directly (no separate stack, fork semantics) with
  * CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID, so the child is already PID 1
- * of the new PID namespace: no intermediate process.  The network namespace
- * is created afterwards by the workload, in parallel with the mounts
- * (netns.c).
+ * of the new PID namespace: no intermediate process; and with
+ * CLONE_NEWIPC (the host's SysV IPC and POSIX message queues are otherwise
+ * shared, even read_only with egress off), CLONE_NEWUTS (a hostname the
+ * workload can set without renaming the host, and that does not name it)
+ * and CLONE_NEWCGROUP (/proc/self/cgroup no longer shows the caller's
+ * cgroup path).  The network namespace is created afterwards by the
+ * workload, in parallel with the mounts (netns.c).
  *
  * Dying with the supervisor: the child sets PR_SET_PDEATHSIG = SIGKILL.  The
  * usual getppid() re-check does not work across a PID namespace (the parent
@@ -48,7 +52,8 @@ pid_t userns_clone(int *status_fd, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create the sandbox's pipes: %s", strerror(errno));
         return -1;
     }
-    unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD;
+    unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+                          CLONE_NEWCGROUP | SIGCHLD;
     /* The caller blocks the forwarded signals across this call (backend.c). */
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
     if (pid < 0) {
@@ -135,4 +140,28 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
         return -1;
     }
     return rc;
+}
+
+/* The name the workload sees: resolvable everywhere (/etc/hosts), and not
+ * the host's. */
+#define SANDBOX_HOSTNAME "localhost"
+
+int userns_init_session(char *err, size_t errlen)
+{
+    /* A session of its own, inherited by the workload: kill(0, sig) and
+     * killpg() no longer reach the caller's process group (its shell and
+     * other jobs), and with no controlling terminal TIOCSPGRP / tcsetpgrp
+     * cannot make the sandbox the terminal's foreground group.  On kernels
+     * with Landlock's signal scope that is a second layer; before 6.12 it is
+     * the only one.  The supervisor stays in the caller's process group and
+     * forwards the terminal's ^C, ^\ and window changes. */
+    if (setsid() < 0) {
+        snprintf(err, errlen, "cannot give the sandbox a session of its own (setsid): %s", strerror(errno));
+        return -1;
+    }
+    if (sethostname(SANDBOX_HOSTNAME, sizeof SANDBOX_HOSTNAME - 1) != 0) {
+        snprintf(err, errlen, "cannot set the sandbox's hostname in its UTS namespace: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
 }

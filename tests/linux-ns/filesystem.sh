@@ -107,14 +107,48 @@ suite() {
     run_sup "$(policy read_only false false "\"deniedWritePaths\":[\"$ws/nope\"]")" -- /bin/true
     expect_rc 125 "$tag: a missing write-denied path"
 
-    # --- a workspace under /tmp writes to the host, the rest of /tmp is private ----
+    # --- a workspace under /tmp writes to the host; the rest of /tmp, a
+    # sibling of the workspace included, is read-only like everything else
+    # outside the writable roots (no private copy that silently vanishes) ----
     local tws
     tws=$(make_workspace)
     cd "$tws" || return
-    run_sup "$WW" -- sh -c "echo t > ./t; echo p > '$T_TMP/private-$tag'; cat '$T_TMP/private-$tag'"
+    echo host >"$T_TMP/existing-$tag"
+    ln -s "$T_TMP/via-link-$tag" "$tws/out-link"
+    run_sup "$WW" -- sh -c "echo t > ./t; cat '$T_TMP/existing-$tag'
+        echo p > '$T_TMP/private-$tag' || echo tmp-refused
+        echo l > ./out-link || echo link-refused
+        mkdir /tmp/has-mkdir-$tag-\$\$ || echo mkdir-refused"
     expect_content "$tws/t" t "$tag: workspace under /tmp is the host directory"
-    expect_out '^p$' "$tag: /tmp is writable inside"
-    expect_absent "$T_TMP/private-$tag" "$tag: /tmp writes stay private"
+    expect_out '^host$' "$tag: host /tmp content readable inside"
+    expect_out '^tmp-refused$' "$tag: a write to /tmp beside the workspace fails"
+    expect_out '^link-refused$' "$tag: a write through a symlink out of the workspace into /tmp fails"
+    expect_out '^mkdir-refused$' "$tag: mkdir in /tmp fails"
+    expect_err 'Read-only file system' "$tag: with EROFS"
+    expect_absent "$T_TMP/private-$tag" "$tag: /tmp write"
+    expect_absent "$T_TMP/via-link-$tag" "$tag: write through the link"
+    for mode in read_only workspace_write auto; do
+        run_sup "$(policy $mode false false)" -- "$PY" -c 'import os, sys
+p = sys.argv[1]
+for name, op in (("write", lambda: open("/tmp/has-" + str(os.getpid()), "w")),
+                 ("chmod", lambda: os.chmod(p, 0o600)), ("utime", lambda: os.utime(p, (0, 0))),
+                 ("xattr", lambda: os.setxattr(p, "user.has", b"x")),
+                 ("run", lambda: open("/run/has-" + str(os.getpid()), "w")),
+                 ("var-tmp", lambda: open("/var/tmp/has-" + str(os.getpid()), "w"))):
+    try:
+        op(); print(name, "SUCCEEDED")
+    except OSError as e:
+        print(name, e.strerror)' "$T_TMP/existing-$tag"
+        expect_out_lacks SUCCEEDED "$tag: $mode: write, chmod, utime, xattr in /tmp, /run, /var/tmp all fail"
+        expect_out '^chmod Read-only file system$' "$tag: $mode: chmod in /tmp: EROFS"
+    done
+    local st
+    st=$(stat -c %a:%Y "$T_TMP/existing-$tag")
+    if [ "${st%%:*}" != 600 ] && [ "${st#*:}" != 0 ] && [ "$("$PY" -c 'import os, sys; print(os.listxattr(sys.argv[1]))' "$T_TMP/existing-$tag")" = "[]" ]; then
+        ok "$tag: the host file's mode, time and xattrs are unchanged ($st)"
+    else
+        fail "$tag: the host file changed: $st"
+    fi
 
     # --- a writable root at or above /tmp: the host directory, not a copy ----
     if [ "${T_TMP#/tmp/}" != "$T_TMP" ]; then

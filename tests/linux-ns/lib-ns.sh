@@ -46,3 +46,15 @@ ns_require() {
     local rc=$?
     [ "$rc" = 0 ] || sandbox_unavailable "the sandbox cannot be created on this machine: $(cat "$T_TMP/req")"
 }
+
+# ns_finish_both_mount_paths: finish, after running this whole script once
+# more with the legacy mount path forced (HAS_FORCE_LEGACY_MOUNT=1, the
+# path of kernels before 5.12), as one more assertion.
+ns_finish_both_mount_paths() {
+    if [ "${HAS_FORCE_LEGACY_MOUNT:-0}" != 1 ]; then
+        echo "# --- again with the legacy mount path"
+        if HAS_FORCE_LEGACY_MOUNT=1 bash "$0"; then ok "the same checks on the legacy mount path"
+        else fail "the legacy mount path (see above)"; fi
+    fi
+    finish
+}

@@ -11,11 +11,19 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/tools.sh \
 	tests/linux-ns/race.sh \
 	tests/linux-ns/leaks.sh \
-	tests/linux-ns/diagnostics.sh
+	tests/linux-ns/diagnostics.sh \
+	tests/linux-ns/root-caller.sh \
+	tests/linux-ns/namespaces.sh \
+	tests/linux-ns/terminal.sh \
+	tests/linux-ns/resources.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
 tests_linux_ns_helpers_ns_attack_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+check_PROGRAMS += tests/linux-ns/helpers/no_landlock
+tests_linux_ns_helpers_no_landlock_SOURCES = tests/linux-ns/helpers/no_landlock.c
+tests_linux_ns_helpers_no_landlock_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+tests_linux_ns_helpers_no_landlock_LDADD = $(SECCOMP_LIBS)
 
 BINARY_TESTS += $(LINUX_NS_TESTS)
 
@@ -27,4 +35,5 @@ tests_linux_ns_test_seccomp_programs_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(C
 tests_linux_ns_test_seccomp_programs_LDADD = backends/linux-ns/liblinuxns.a $(CUNIT_LIBS) $(SECCOMP_LIBS)
 endif
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh tests/linux-ns/pty_run.py \
+	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
 	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch

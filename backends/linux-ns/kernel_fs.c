@@ -1,0 +1,202 @@
+/*
+ * kernel_fs.c — the kernel's own interfaces (procfs, sysfs, cgroupfs, ...)
+ * read-only, whoever the caller is.
+ *
+ * Why: the kernel grants many of these writes by uid alone.  Run by root,
+ * the workload's uid 0 in its user namespace is the host's uid 0, and with
+ * no capability at all it could write /proc/sys/kernel/core_pattern (a
+ * `|/workspace/x` there is run by the kernel as full root on the host on the
+ * next crash), /proc/sysrq-trigger, /proc/irq/N/smp_affinity, cgroup files,
+ * sysfs attributes.  Mount flags are checked before any of that, so what is
+ * made read-only here stays out of reach for every caller.
+ *
+ *  - The private procfs: every global top-level directory (sys, irq, bus,
+ *    fs, pressure, ...) and every global file with a write bit
+ *    (sysrq-trigger, mtrr, ...) is bound read-only over itself; files only
+ *    their owner may read (timer_list shows host tasks and pids, slabinfo,
+ *    kmsg, kpage*) are masked with /dev/null, so a root caller reads no more
+ *    than an ordinary one.  Found by listing the directory, not from a list
+ *    kept by hand: a future kernel's entry is covered too.  Per-process
+ *    entries (/proc/PID, self) stay as they are.
+ *  - Every other mount of a kernel filesystem that is writable in the
+ *    sandbox's view is made read-only: the tree is read-only already, but a
+ *    writable root can hold one (a chroot or build root with its own /proc
+ *    or /sys mounted), and "/" as a writable root holds them all.
+ *  - /sys: with a network namespace of its own the sandbox gets a fresh
+ *    read-only sysfs, which lists its own network devices (lo) instead of
+ *    the host's interfaces and MAC addresses and has no cgroupfs, debugfs,
+ *    tracefs or securityfs under it.  Without one (egress on, no proxy) the
+ *    host's sysfs stays, read-only, and its cgroup tree (every service's and
+ *    user's cgroup path and process count) is covered by an empty tmpfs.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "linux_ns.h"
+#include "mount_ops.h"
+
+static bool all_digits(const char *s)
+{
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* One top-level entry of the private procfs: read-only, masked, or left. */
+static int guard_proc_entry(int proc_fd, const char *name, const struct sp_node *devnull, bool legacy,
+                            char *err, size_t errlen)
+{
+    struct sp_node node;
+    if (safe_path_open(proc_fd, name, &node) != 0)
+        return 0; /* a symlink (self, mounts, net) or gone meanwhile */
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s", name);
+    mode_t m = node.st.st_mode;
+    int rc = 0;
+    if (S_ISDIR(m) || (S_ISREG(m) && (m & 0222)))
+        rc = mnt_bind(legacy, &node, &node, BIND_RO, path, err, errlen);
+    else if (S_ISREG(m) && !(m & 0044))
+        rc = mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen);
+    safe_path_close(&node);
+    return rc;
+}
+
+int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
+{
+    int proc_fd = openat(root_fd, "proc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = proc_fd >= 0 ? fdopendir(proc_fd) : NULL;
+    if (!d) {
+        snprintf(err, errlen, "/proc: cannot list the private procfs: %s", strerror(errno));
+        if (proc_fd >= 0)
+            close(proc_fd);
+        return -1;
+    }
+    /* Entries are collected first: mounting while readdir() walks the same
+     * directory is not something to rely on. */
+    char names[64][256];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || all_digits(e->d_name) || e->d_type == DT_LNK)
+            continue;
+        if (n == sizeof names / sizeof names[0]) {
+            snprintf(err, errlen, "/proc: more global entries than expected (%zu); refusing to leave "
+                     "any of them writable", n);
+            closedir(d);
+            return -1;
+        }
+        snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = guard_proc_entry(dirfd(d), names[i], devnull, legacy, err, errlen);
+    closedir(d);
+    return rc;
+}
+
+/* Filesystems that are kernel interfaces, not storage. */
+static bool kernel_interface(const char *fstype)
+{
+    static const char *const types[] = {
+        "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "bpf", "configfs",
+        "efivarfs", "pstore", "binfmt_misc", "fusectl", "mqueue",
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(fstype, types[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A mountinfo line's mount point, whether it is writable, and its type.
+ * Returns false for a line that does not parse. */
+static bool parse_mountinfo(char *line, char **mp, bool *writable, char **fstype)
+{
+    char *save = NULL, *tok = strtok_r(line, " ", &save);
+    for (int i = 0; tok && i < 4; i++)
+        tok = strtok_r(NULL, " ", &save);
+    *mp = tok;
+    char *opts = strtok_r(NULL, " ", &save);
+    while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-") != 0)
+        ; /* optional fields */
+    *fstype = strtok_r(NULL, " ", &save);
+    if (!*mp || !opts || !*fstype)
+        return false;
+    *writable = strncmp(opts, "ro", 2) != 0 || (opts[2] != ',' && opts[2] != '\0');
+    mount_info_unescape(*mp);
+    return true;
+}
+
+static bool ours(const char *mp)
+{
+    /* The private /proc and /dev (and whatever host mount they hide) are
+     * this sandbox's own: /proc is guarded entry by entry above. */
+    static const char *const own[] = {"/proc", "/dev"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t n = strlen(own[i]);
+        if (strncmp(mp, own[i], n) == 0 && (mp[n] == '/' || mp[n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f) {
+        snprintf(err, errlen, "cannot read /proc/self/mountinfo: %s", strerror(errno));
+        return -1;
+    }
+    char *line = NULL, *mp, *fstype;
+    size_t cap = 0;
+    bool writable;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!parse_mountinfo(line, &mp, &writable, &fstype) || !writable || !kernel_interface(fstype) ||
+            ours(mp))
+            continue;
+        struct sp_node node;
+        int e = safe_path_open(root_fd, mp[1] ? mp + 1 : ".", &node);
+        if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
+            continue; /* hidden under another mount: unreachable inside too */
+        if (e != 0) {
+            snprintf(err, errlen, "%s (%s): cannot open the mount point: %s", mp, fstype, strerror(-e));
+            rc = -1;
+            break;
+        }
+        rc = mnt_make_read_only(legacy, node.fd, mp, err, errlen);
+        safe_path_close(&node);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int kernel_fs_sysfs(int root_fd, bool own_netns, char *err, size_t errlen)
+{
+    struct sp_node dir;
+    const char *path = own_netns ? "/sys" : "/sys/fs/cgroup";
+    if (safe_path_open(root_fd, path + 1, &dir) != 0)
+        return 0; /* no /sys (a minimal chroot): nothing to show or hide */
+    int rc = own_netns
+        ? mnt_new("sysfs", &dir, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, path, err, errlen)
+        : mnt_new("tmpfs", &dir, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0555,size=4k,nr_inodes=1",
+                  path, err, errlen);
+    if (rc != 0 && own_netns && errno == EPERM) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, "; the kernel refuses a new sysfs while parts of /sys are masked "
+                 "(a container's default masks): run the container with --security-opt systempaths=unconfined");
+    }
+    safe_path_close(&dir);
+    return rc;
+}

@@ -1,0 +1,138 @@
+#!/bin/bash
+# root-caller.sh — a root caller is an ordinary caller: the workload's uid 0
+# (the host's, when root runs the supervisor) changes nothing of the host
+# beyond the writable roots.  Kernel interfaces (procfs, sysfs, cgroupfs,
+# also mounted inside a writable root, also with "/" granted) stay
+# read-only; no file in a writable root can be made setuid, setgid or given
+# a file capability.  Runs as root and unprivileged; the host is checked
+# after every attack.  Sysctls are only opened for writing, never written.
+. "$HAS_SRCDIR/tests/lib.sh"
+. "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
+ns_require
+
+ws=$(make_workspace)
+cd "$ws" || exit 1
+P=$(policy workspace_write false false)
+
+# Open every kernel-interface file under the given roots for writing (no
+# byte is written) and print each one that opened (a /dev/null mask is not
+# one: it reaches nothing).
+open_all='import os, stat, sys
+n = 0
+for root in sys.argv[1:]:
+    for d, dirs, files in os.walk(root):
+        if d == "/proc":
+            dirs[:] = [x for x in dirs if not x.isdigit() and x not in ("self", "thread-self")]
+        for f in files:
+            p = os.path.join(d, f)
+            try:
+                fd = os.open(p, os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+            except OSError:
+                continue
+            st = os.fstat(fd)
+            os.close(fd)
+            if not (stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3)):
+                print("WRITABLE", p); n += 1
+print("opened for writing:", n)'
+ROOTS=(/proc /sys/kernel /sys/module /sys/power /sys/class/net/lo/ /sys/fs)
+core=$(cat /proc/sys/kernel/core_pattern)
+if is_root; then
+    "$PY" -c "$open_all" /proc/sys/kernel >"$T_TMP/ctl"
+    OUT=$(cat "$T_TMP/ctl")
+    expect_out WRITABLE "control: root on the host can open sysctls for writing"
+fi
+for egress in false true; do
+    run_sup "$(policy workspace_write $egress false)" -- "$PY" -c "$open_all" "${ROOTS[@]}"
+    expect_out '^opened for writing: 0$' "egress $egress: no procfs or sysfs file opens for writing ($(printf '%s' "$OUT" | head -3 | tr '\n' ' '))"
+done
+# Only the current value is ever written: against a broken sandbox this
+# test must show the hole, not open it.
+run_sup "$P" -- sh -c "printf '%s\n' '$core' > /proc/sys/kernel/core_pattern"
+expect_err 'Read-only file system' "core_pattern write (of its current value) refused with EROFS"
+expect_content /proc/sys/kernel/core_pattern "$core" "host: core_pattern unchanged"
+if [ -e /proc/sysrq-trigger ]; then
+    run_sup "$P" -- "$PY" -c 'import os; os.open("/proc/sysrq-trigger", os.O_WRONLY); print("OPENED")'
+    expect_out_lacks OPENED "/proc/sysrq-trigger cannot be opened for writing"
+else
+    echo "# this kernel has no /proc/sysrq-trigger (CONFIG_MAGIC_SYSRQ off): not checked"
+fi
+run_sup "$P" -- sh -c 'wc -c < /proc/timer_list; wc -c < /proc/slabinfo'
+expect_out_lacks '^[1-9]' "root-only /proc files (timer_list, slabinfo) show nothing"
+
+# --- setuid, setgid, file capabilities -------------------------------------
+cat >"$T_TMP/setid.py" <<'PY'
+import ctypes, os, stat, sys, tarfile
+libc = ctypes.CDLL(None, use_errno=True)
+def attempt(name, fn):
+    try:
+        fn(); print(name, "done")
+    except OSError as e:
+        print(name, "refused:", e.strerror)
+open("f", "w").close()
+attempt("chmod 4755", lambda: os.chmod("f", 0o4755))
+attempt("chmod 2755", lambda: os.chmod("f", 0o2755))
+attempt("fchmod", lambda: os.fchmod(os.open("f", os.O_RDONLY), 0o6755))
+attempt("fchmodat", lambda: os.chmod("f", 0o4755, dir_fd=os.open(".", os.O_RDONLY)))
+attempt("open O_CREAT 4755", lambda: os.open("c", os.O_CREAT | os.O_WRONLY, 0o4755))
+attempt("mknod S_IFREG 4755", lambda: os.mknod("n", stat.S_IFREG | 0o4755))
+def tmpfile():
+    fd = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o4755)
+    os.link("/proc/self/fd/%d" % fd, "t")
+attempt("O_TMPFILE 4755", tmpfile)
+def openat2():
+    how = (ctypes.c_uint64 * 3)(os.O_CREAT | os.O_WRONLY, 0o4755, 0)
+    if libc.syscall(437, -100, b"o2", ctypes.byref(how), 24) < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+attempt("openat2 4755", openat2)
+def tar():
+    tarfile.open(sys.argv[1]).extractall("x")  # a failed chmod is only a warning to tarfile
+    if os.stat("x/suid").st_mode & 0o6000:
+        return
+    raise OSError(1, "extracted without its setuid bit")
+attempt("tar -xp of a setuid member", tar)
+cap = bytes.fromhex("0100000200200000000000000000000000000000")  # v2, cap_net_raw
+attempt("security.capability", lambda: os.setxattr("f", "security.capability", cap))
+PY
+"$PY" -c 'import io, tarfile, sys
+t = tarfile.open(sys.argv[1], "w"); i = tarfile.TarInfo("suid"); i.mode = 0o4755; i.size = 2
+t.addfile(i, io.BytesIO(b"#!")); t.close()' "$T_TMP/suid.tar"
+for mode in workspace_write auto; do
+    rm -rf "$ws"/* 2>/dev/null
+    run_sup "$(policy $mode false false)" -- "$PY" "$T_TMP/setid.py" "$T_TMP/suid.tar"
+    expect_out_lacks ' done$' "$mode: no way to a setuid/setgid file or a file capability succeeds ($(printf '%s' "$OUT" | grep ' done$' | tr '\n' ' '))"
+    expect_out '^security.capability refused' "$mode: the file-capability attempt ran"
+    if [ -z "$(find "$ws" -perm /6000)" ]; then ok "host: no setuid/setgid file in the workspace"
+    else fail "host: setuid/setgid files left: $(find "$ws" -perm /6000 | tr '\n' ' ')"; fi
+    if "$PY" -c 'import os, sys; os.getxattr(sys.argv[1], "security.capability")' "$ws/f" 2>/dev/null; then
+        fail "host: $ws/f carries a file capability"
+    else
+        ok "host: no file capability on the workspace file"
+    fi
+done
+if [ -u /usr/bin/passwd ]; then
+    rm -rf "$ws"/*
+    run_sup "$P" -- cp -p /usr/bin/passwd ./pw
+    if [ -e "$ws/pw" ] && [ ! -u "$ws/pw" ]; then ok "cp -p of a setuid binary leaves no setuid copy"
+    else fail "cp -p of /usr/bin/passwd: $(ls -l "$ws/pw" 2>&1)"; fi
+fi
+run_sup "$P" -- sh -c 'mkdir -m 750 d && touch d/x && chmod 600 d/x && chmod 755 d && echo chmod-ok; chmod g+s d || echo sgid-dir-refused'
+expect_out '^chmod-ok$' "ordinary modes are still set (mkdir -m, chmod)"
+expect_out '^sgid-dir-refused$' "a setgid directory is refused too (the filter cannot tell a directory; documented)"
+
+# --- kernel filesystems inside a writable root, and "/" granted (root) ----
+if is_root; then
+    mkdir -p "$ws/chroot/proc" "$ws/chroot/sys"
+    mount -t proc proc "$ws/chroot/proc" && mount -t sysfs sysfs "$ws/chroot/sys"
+    trap 'umount "$ws/chroot/proc" "$ws/chroot/sys" 2>/dev/null; ns_cleanup' EXIT
+    run_sup "$P" -- "$PY" -c "$open_all" "$ws/chroot/proc/sys" "$ws/chroot/sys/kernel"
+    expect_out '^opened for writing: 0$' "a procfs and a sysfs mounted in the workspace are read-only inside"
+    run_sup "$P" -- sh -c "printf '%s\n' '$core' > $ws/chroot/proc/sys/kernel/core_pattern"
+    expect_err 'Read-only file system' "core_pattern (current value) through the workspace's procfs refused"
+    umount "$ws/chroot/proc" "$ws/chroot/sys"
+    cd / || exit 1
+    run_sup "$(policy workspace_write true false)" -- "$PY" -c "$open_all" /proc/sys /sys/kernel /sys/fs
+    expect_out '^opened for writing: 0$' "with / granted (cwd /), procfs, sysfs and cgroupfs stay read-only"
+    cd "$ws" || exit 1
+fi
+expect_content /proc/sys/kernel/core_pattern "$core" "host: core_pattern unchanged at the end"
+ns_finish_both_mount_paths
