@@ -8,6 +8,8 @@
  *   userns.c         clone into the namespaces, uid/gid maps, lifeline
  *   ns_init.c        PID 1 of the sandbox: forward signals, reap, report
  *   mount_policy.c   the filesystem policy as mounts
+ *   denial_anchor.c  the directories on the way to a denied path made mount
+ *                    points (no rename can carry a denial away)
  *   mount_ops.c      mount primitives (mount_setattr API and legacy fallback)
  *   safe_path.c      symlink-free path resolution to O_PATH descriptors
  *   dev.c            a private, minimal /dev
@@ -61,6 +63,12 @@ void ns_init_run(pid_t workload, int status_fd) __attribute__((noreturn));
 /* mount_policy.c */
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                        char *err, size_t errlen);
+
+/* denial_anchor.c: make every directory between a writable root (`roots`,
+ * NULL-terminated) and a denied path a mount point, so that no rename or
+ * exchange can move a denial. */
+int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
+                   char *err, size_t errlen);
 
 /* netns.c */
 /* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,

@@ -10,6 +10,7 @@
  *      a private procfs for the new PID namespace — before the policy paths,
  *      so that a denial under /proc or /dev lands on what the workload sees;
  *   4. writable roots, parents before children, bound writable;
+ *      then the directories between them and each denial pinned (denial_anchor.c);
  *   5. write-denied paths bound read-only (recursively) over them;
  *   6. read-denied paths masked: a directory by one shared empty, mode 000,
  *      read-only tmpfs bound over each (one tmpfs, n binds: the cheapest mask
@@ -313,6 +314,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
+        denial_anchors(v.root_fd, v.legacy, roots, p, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, err, errlen) != 0 ||
         host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||
