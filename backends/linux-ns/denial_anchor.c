@@ -22,7 +22,11 @@
  * to be carried away; if a run creates it, the next run pins it).  A missing
  * write-denied path is then refused by write_denials(), a missing
  * read-denied one skipped by read_denials() (mount_policy.c).
-
+ *
+ * A hard link is the other way a denied file's bytes get a second name: a
+ * run made while `config/.env` did not hold the secret yet (or did not
+ * exist) can leave `ln config/.env leak`, and a mask covers only the name.
+ * A denied file with more than one link is therefore refused.
  */
 #include "config.h"
 
@@ -163,6 +167,57 @@ static int pin(int root_fd, bool legacy, const struct anchor *a, char *err, size
     return rc;
 }
 
+/* The directory of the previous path, kept for its siblings. */
+struct parent_cache {
+    char dir[PATH_MAX];
+    int fd;     /* -1: missing or not opened */
+    bool valid; /* dir names the cached lookup */
+};
+
+static int parent_fd(int root_fd, const char *path, size_t dlen, struct parent_cache *c)
+{
+    if (c->valid && strlen(c->dir) == dlen && strncmp(c->dir, path, dlen) == 0)
+        return c->fd;
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    c->valid = dlen < sizeof c->dir;
+    if (!c->valid)
+        return -1;
+    memcpy(c->dir, path, dlen);
+    c->dir[dlen] = '\0';
+    struct sp_node node;
+    if (safe_path_open(root_fd, dlen ? c->dir + 1 : ".", &node) == 0) {
+        c->fd = node.fd; /* keep the directory, not its parent */
+        node.fd = -1;
+        safe_path_close(&node);
+    }
+    return c->fd; /* an error is reported by the mask or bind itself */
+}
+
+/* A denied file must have no other name (see the top of the file). */
+static int check_links(int root_fd, const struct string_list *list, const char *field, char *err, size_t errlen)
+{
+    struct parent_cache c = {.fd = -1};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < list->count; i++) {
+        const char *path = list->items[i];
+        const char *slash = strrchr(path, '/');
+        int dir = parent_fd(root_fd, path, (size_t)(slash - path), &c);
+        struct stat st;
+        if (dir < 0 || !slash[1] || fstatat(dir, slash + 1, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue; /* missing (or refused by the mask or bind itself) */
+        if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+            snprintf(err, errlen, "%s: %s: has %lu hard links, and the denial would not cover the other "
+                     "names; remove the other links", field, path, (unsigned long)st.st_nlink);
+            rc = -1;
+        }
+    }
+    if (c.fd >= 0)
+        close(c.fd);
+    return rc;
+}
+
 int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
                    char *err, size_t errlen)
 {
@@ -176,5 +231,7 @@ int denial_anchors(int root_fd, bool legacy, const char *const *roots, const str
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = pin(root_fd, legacy, &a[i], err, errlen);
     free(a);
+    for (int w = 0; rc == 0 && w < 2; w++)
+        rc = check_links(root_fd, denied(p, w), FIELDS[w], err, errlen);
     return rc;
 }

@@ -66,7 +66,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
 
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or
- * exchange can move a denial. */
+ * exchange can move a denial; refuse a denied file with other hard links. */
 int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
                    char *err, size_t errlen);
 
