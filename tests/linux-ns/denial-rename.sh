@@ -127,6 +127,35 @@ links() {
     cd / || return
 }
 
+# A denial in a writable root nested in another: the directories of the
+# outer root on the way are pinned too.  As root, also a read-only submount
+# the host made under a pinned directory: it stays read-only.
+nested() {
+    local tag=$1 ws src tree
+    ws=$(outside_dir); src=$(outside_dir)
+    mkdir -p "$ws/sub/inner/b" "$ws/a/ro" "$ws/a/x"
+    echo SECRET-NESTED >"$ws/sub/inner/b/.env"; echo orig >"$src/f"
+    local P
+    P=$(policy workspace_write false false "\"allowedWritePaths\":[\"$ws/sub/inner\"],\"deniedReadPaths\":[\"$ws/sub/inner/b/.env\",\"$ws/a/x/.env\"]")
+    tree=$(snap "$ws")
+    cd "$ws" || return
+    run_sup "$P" -- sh -c 'mv sub sub2; mkdir -p sub/inner; mv sub/inner/b sub/inner/b2; echo w > sub/inner/w'
+    run_sup "$P" -- sh -c 'cat sub2/inner/b/.env sub/inner/b2/.env sub/inner/b/.env; echo run2'
+    expect_out run2 "$tag: nested: run 2 ran"
+    expect_out_lacks SECRET "$tag: nested: the denial in the inner root did not move"
+    expect_content "$ws/sub/inner/w" w "$tag: nested: the inner writable root is still writable"
+    rm -f "$ws/sub/inner/w"
+    expect_same_tree "$ws" "$tree" "$tag: nested: mv of the outer root's directory on the way"
+    if is_root && mount --bind -o ro "$src" "$ws/a/ro"; then
+        run_sup "$P" -- sh -c 'echo bad > a/ro/f; echo new > a/new'
+        umount "$ws/a/ro"
+        expect_absent "$ws/a/ro/f" "$tag: nested: the submount was not hidden by the anchor"
+        expect_content "$src/f" orig "$tag: nested: a read-only submount under a pinned directory stays read-only"
+        expect_content "$ws/a/new" new "$tag: nested: the pinned directory itself stays writable"
+    fi
+    cd / || return
+}
+
 # Denied paths whose parent does not exist yet.  Write-denied: refused (the
 # run would otherwise create it).  Read-denied: skipped, nothing to hide; what
 # run 1 creates there, run 2 protects.
@@ -167,6 +196,7 @@ suite() {
     levels "$1"
     two_runs "$1"
     links "$1"
+    nested "$1"
     missing "$1"
 }
 
