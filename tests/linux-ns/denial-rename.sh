@@ -186,6 +186,15 @@ missing() {
     expect_out run2 "$tag: missing: run 2 ran"
     expect_out_lacks SECRET "$tag: missing: run 2 masks what run 1 created"
     expect_same_tree "$ws" "$tree" "$tag: missing: run 2 cannot move the directory run 1 created"
+
+    P=$(policy workspace_write false false "\"deniedReadPaths\":[\"$ws/new3/.env\"]")
+    run_sup "$P" -- sh -c 'mkdir elsewhere && ln -s elsewhere new3 && echo run1'
+    expect_out run1 "$tag: missing: run 1 made the missing directory a symlink"
+    echo SECRET-LATE >"$ws/new3/.env"
+    run_sup "$P" -- cat elsewhere/.env
+    expect_rc 125 "$tag: missing: run 2 refuses the symlink run 1 planted on the way"
+    expect_err "deniedReadPaths: $ws/new3.*symbolic link" "$tag: missing: the message names the path"
+    expect_out_lacks SECRET "$tag: missing: run 2 did not read the secret through run 1's symlink"
     cd / || return
 }
 
