@@ -8,6 +8,8 @@
  *   userns.c         clone into the namespaces, uid/gid maps, lifeline
  *   ns_init.c        PID 1 of the sandbox: forward signals, reap, report
  *   mount_policy.c   the filesystem policy as mounts
+ *   denial_anchor.c  the directories on the way to a denied path made mount
+ *                    points (no rename can carry a denial away)
  *   mount_ops.c      mount primitives (mount_setattr API and legacy fallback)
  *   safe_path.c      symlink-free path resolution to O_PATH descriptors
  *   dev.c            a private, minimal /dev
@@ -86,6 +88,12 @@ int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen);
 /* A fresh read-only sysfs on /sys (own_netns: once the init is in the
  * sandbox's network namespace), or the host's cgroup tree covered. */
 int kernel_fs_sysfs(int root_fd, bool own_netns, char *err, size_t errlen);
+
+/* denial_anchor.c: make every directory between a writable root (`roots`,
+ * NULL-terminated) and a denied path a mount point, so that no rename or
+ * exchange can move a denial; refuse a denied file with other hard links. */
+int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
+                   char *err, size_t errlen);
 
 /* netns.c */
 /* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,

@@ -7,6 +7,7 @@ LINUX_NS_SOURCES = \
 	backends/linux-ns/userns.c backends/linux-ns/ns_init.c \
 	backends/linux-ns/mount_ops.h backends/linux-ns/mount_ops.c \
 	backends/linux-ns/safe_path.c backends/linux-ns/mount_policy.c \
+	backends/linux-ns/denial_anchor.c \
 	backends/linux-ns/host_ipc.h backends/linux-ns/host_ipc.c backends/linux-ns/dev.c \
 	backends/linux-ns/netns.c backends/linux-ns/caps.c \
 	backends/linux-ns/seccomp_programs.h backends/linux-ns/seccomp_filter.c \

@@ -228,8 +228,8 @@ static int legacy_bind(const struct sp_node *src, const struct sp_node *dst, enu
         snprintf(err, errlen, "%s: cannot bind-mount: %s", path, strerror(errno));
         return -1;
     }
-    if (mode == BIND_KEEP)
-        return 0;
+    if (mode == BIND_KEEP || mode == BIND_ANCHOR)
+        return 0; /* a bind copies the source's flags */
     int top = safe_path_reopen(dst);
     struct stat st;
     if (top < 0 || fstat(top, &st) != 0 || st.st_dev != src->st.st_dev || st.st_ino != src->st.st_ino) {

@@ -6,11 +6,14 @@
  * over grants" is realised):
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
- *   3. a private minimal /dev (dev.c) and a private procfs for the new PID namespace with its
- *      global entries read-only (kernel_fs.c) — before the policy paths, so
- *      that a denial under /proc or /dev lands on what the workload sees;
+ *   3. a private minimal /dev (dev.c) and a private procfs for the new PID
+ *      namespace with its global entries read-only (kernel_fs.c) — before
+ *      the policy paths, so that a denial under /proc or /dev lands on what
+ *      the workload sees;
  *   4. writable roots, parents before children, bound writable; then every
- *      kernel filesystem they brought back writable made read-only again;
+ *      kernel filesystem they brought back writable made read-only again,
+ *      and the directories between them and each denial pinned
+ *      (denial_anchor.c);
  *   5. write-denied paths bound read-only (recursively) over them;
  *   6. read-denied paths masked: a directory by one shared empty, mode 000,
  *      read-only tmpfs bound over each (one tmpfs, n binds: the cheapest mask
@@ -314,6 +317,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         /* after the writable roots: one may hold a procfs or sysfs mount */
         kernel_fs_read_only(v.root_fd, v.legacy, err, errlen) != 0 ||
         (!st->netns && kernel_fs_sysfs(v.root_fd, false, err, errlen) != 0) ||
+        denial_anchors(v.root_fd, v.legacy, roots, p, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, NULL, err, errlen) != 0 ||
         host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||

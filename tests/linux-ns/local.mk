@@ -3,6 +3,7 @@
 LINUX_NS_TESTS = \
 	tests/linux-ns/filesystem.sh \
 	tests/linux-ns/mount-attacks.sh \
+	tests/linux-ns/denial-rename.sh \
 	tests/linux-ns/privileges.sh \
 	tests/linux-ns/seccomp.sh \
 	tests/linux-ns/network.sh \

@@ -1,6 +1,6 @@
 /*
  * ns_attack — attacks the linux-ns tests run inside (and, as a control,
- * outside) the sandbox.  Usage: ns_attack ATTACK [ARG]
+ * outside) the sandbox.  Usage: ns_attack ATTACK [ARG...]
  *
  * Exit status: 0 the attack was refused as the test expects, 1 the attack
  * SUCCEEDED (the boundary failed), 2 usage or setup error, 3 refused but
@@ -343,6 +343,23 @@ static int a_mount(const char *path)
     return 1;
 }
 
+/* Rename (or, with RENAME_EXCHANGE, swap) `from` and `to`: inside a
+ * writable root this must fail with EBUSY when either is on the way to a
+ * denied path.  renameat2 by syscall: older libcs have no wrapper. */
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+static int a_rename(const char *from, const char *to, unsigned flags)
+{
+    char what[512];
+    snprintf(what, sizeof what, "%s %s %s", flags ? "exchange" : "rename", from, to);
+    if (!*from || !*to)
+        return 2;
+    if (syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, flags) == 0)
+        return escaped(what);
+    return refused(what, EBUSY);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -364,6 +381,8 @@ int main(int argc, char **argv)
     if (!strcmp(a, "keyctl")) return a_keyctl();
     if (!strcmp(a, "fds")) return a_fds();
     if (!strcmp(a, "mount")) return a_mount(arg);
+    if (!strcmp(a, "rename")) return a_rename(arg, argc > 3 ? argv[3] : "", 0);
+    if (!strcmp(a, "exchange")) return a_rename(arg, argc > 3 ? argv[3] : "", RENAME_EXCHANGE);
     fprintf(stderr, "unknown attack %s\n", a);
     return 2;
 }
