@@ -17,6 +17,56 @@
 
 extern char **environ;
 
+/* Length of the name of "NAME=VALUE" (the whole entry if it has no '='). */
+static size_t name_len(const char *entry)
+{
+    return strcspn(entry, "=");
+}
+
+/* Positions sorted by name, then by position. */
+static const char *const *sort_env;
+static int by_name_then_position(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    size_t ni = name_len(sort_env[i]), nj = name_len(sort_env[j]);
+    int c = strncmp(sort_env[i], sort_env[j], ni < nj ? ni : nj);
+    if (c == 0 && ni != nj)
+        c = ni < nj ? -1 : 1;
+    return c != 0 ? c : (i < j ? -1 : 1);
+}
+
+/* Drop every entry whose name comes again later; returns the new count, or
+ * (size_t)-1 when out of memory.  A hand-built environment can hold a name
+ * twice, and programs disagree on which copy counts (getenv() takes the
+ * first; sh, Python and Node the last): a backend masking the socket of the
+ * first SSH_AUTH_SOCK left the last one to the workload.  Decided once,
+ * here, before any backend reads the environment: the last copy stays,
+ * which is what shells and most runtimes use. */
+static size_t keep_last_of_each_name(char **env, size_t n)
+{
+    size_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    if (!pos)
+        return (size_t)-1;
+    for (size_t i = 0; i < n; i++)
+        pos[i] = i;
+    sort_env = (const char *const *)env;
+    qsort(pos, n, sizeof *pos, by_name_then_position);
+    for (size_t k = 0; k + 1 < n; k++) {
+        const char *a = env[pos[k]], *b = env[pos[k + 1]];
+        if (a && b && name_len(a) == name_len(b) && strncmp(a, b, name_len(a)) == 0) {
+            free(env[pos[k]]);
+            env[pos[k]] = NULL; /* an earlier copy of the next one's name */
+        }
+    }
+    free(pos);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (env[i])
+            env[kept++] = env[i];
+    env[kept] = NULL;
+    return kept;
+}
+
 char **environment_capture(size_t *count)
 {
     size_t n = 0;
@@ -32,6 +82,12 @@ char **environment_capture(size_t *count)
             free(copy);
             return NULL;
         }
+    }
+    if ((n = keep_last_of_each_name(copy, n)) == (size_t)-1) {
+        for (size_t i = 0; copy[i]; i++)
+            free(copy[i]);
+        free(copy);
+        return NULL;
     }
     *count = n;
     return copy;

@@ -1,5 +1,5 @@
 /*
- * self_protect.h — SPEC §6: before it forks anything the supervisor makes
+ * self_protect.h — before it forks anything the supervisor makes
  * itself hard to read and refuses to carry loader variables of the caller's
  * choosing.
  */
@@ -9,8 +9,9 @@
 #include <stddef.h>
 
 /*
- * Copy the current environment (the workload's, unchanged) into a
- * malloc'd NULL-terminated vector.  Must run before self_protect().
+ * Copy the current environment (the workload's) into a malloc'd
+ * NULL-terminated vector, keeping only the last entry of a name given more
+ * than once.  Must run before self_protect().
  */
 char **environment_capture(size_t *count);
 

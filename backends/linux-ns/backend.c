@@ -51,6 +51,25 @@ static bool have_mount_setattr(void)
     return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) != 0 && errno != ENOSYS;
 }
 
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/* The connect() check (unix_connect.c) needs pidfd_getfd(2) and openat2(2),
+ * Linux >= 5.6: without them no host socket could be told from the
+ * workload's own, so the launch is refused rather than left open. */
+static const char *missing_for_connect_check(void)
+{
+    if (syscall(SYS_pidfd_getfd, -1, 0, 0) != 0 && errno == ENOSYS)
+        return "pidfd_getfd";
+    if (syscall(SYS_openat2, -1, "", NULL, 0) != 0 && errno == ENOSYS)
+        return "openat2";
+    return NULL;
+}
+
 static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
@@ -63,6 +82,10 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     /* Read from the supervisor's own environment, not the workload's. */
     const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
     state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
+    const char *missing = state.sandbox ? missing_for_connect_check() : NULL;
+    if (missing)
+        return sandbox_fail(ctx, "this kernel lacks %s (Linux >= 5.6), which the sandbox needs to keep "
+                            "host Unix sockets out of reach; run on a newer kernel", missing);
     return SANDBOX_OK;
 }
 

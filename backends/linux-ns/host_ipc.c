@@ -47,15 +47,17 @@
 
 /* ---- sockets named by the environment ---------------------------------- */
 
-/* Mask `path` if it is a socket.  The last component is not followed; the
- * directories leading to it are (these paths come from the caller's
- * environment, not from the workload, and a symlinked $HOME is common). */
+/* Mask `path` if it is a socket.  Symlinks are followed (these paths come
+ * from the caller's environment, not from the workload; a symlinked $HOME
+ * and an SSH_AUTH_SOCK that is a link to the agent's real socket are
+ * common): the mask lands on the socket itself, which every name of it
+ * then reaches. */
 static int mask_if_socket(const char *path, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
 {
     if (path[0] != '/')
         return 0;
     struct sp_node node = {.parent = -1};
-    node.fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    node.fd = open(path, O_PATH | O_CLOEXEC);
     if (node.fd < 0)
         return 0;
     int rc = 0;

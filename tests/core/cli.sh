@@ -136,4 +136,18 @@ run_raw --version
 expect_rc 0 "--version"
 expect_out '^happy-agent-supervisor [0-9]+\.[0-9]+\.[0-9]+$' "--version"
 
+# A name given twice in the environment: the workload gets one entry, the
+# last (what sh, Python and Node use; getenv() would take the first).
+python3 -c 'import ctypes, sys
+env = [b"HAS_DUP=first", b"HAS_OTHER=x", b"HAS_DUP=second", b"HAS_DUPX=y", b"HAS_DUP=last", None]
+args = [a.encode() for a in sys.argv[1:]] + [None]
+ctypes.CDLL(None).execve(args[0], (ctypes.c_char_p * len(args))(*args), (ctypes.c_char_p * len(env))(*env))
+sys.exit("execve failed")' "$SUPERVISOR" --policy "$FULL" -- /usr/bin/env >"$T_TMP/env" 2>&1
+if [ "$(grep -c '^HAS_DUP=' "$T_TMP/env")" = 1 ] && grep -q '^HAS_DUP=last$' "$T_TMP/env" &&
+    grep -q '^HAS_OTHER=x$' "$T_TMP/env" && grep -q '^HAS_DUPX=y$' "$T_TMP/env"; then
+    ok "a duplicated environment name arrives once, with its last value; other names untouched"
+else
+    fail "duplicated environment: $(tr '\n' ' ' <"$T_TMP/env")"
+fi
+
 finish

@@ -24,4 +24,21 @@ expect_err "fix: sysctl -w user\.max_user_namespaces=" "the fix is named"
 expect_one_line_error "user namespaces disabled"
 [ -e "$MARK" ] && fail "the target ran without a sandbox" || ok "the target did not run"
 
+# A kernel without what the connect() check needs (Linux < 5.6): refused,
+# never run with host sockets left open.
+for missing in pidfd_getfd openat2; do
+    "$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" "$missing" "$SUPERVISOR" --policy "$P" -- \
+        /bin/sh -c "touch '$MARK-$missing'" >"$T_TMP/out" 2>"$T_TMP/err"
+    RC=$?
+    ERR=$(cat "$T_TMP/err")
+    expect_rc 125 "no $missing"
+    expect_err "lacks $missing \(Linux >= 5.6\).*host Unix sockets" "the missing call and why are named"
+    expect_one_line_error "no $missing"
+    expect_absent "$MARK-$missing" "no $missing: the target did not run"
+done
+"$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" pidfd_getfd "$SUPERVISOR" \
+    --policy "$(policy full_access true true)" -- /bin/true
+RC=$?
+expect_rc 0 "full_access needs no connect() check"
+
 finish

@@ -10,16 +10,24 @@ ns_require
 agentdir=$(mktemp -d "$T_TMP/ssh-XXXXXX")
 chmod 755 "$agentdir"
 elsewhere=$(outside_dir)
-socks=("$agentdir/agent.42" "$elsewhere/agent.sock")
+ws=$(make_workspace)
+# Host sockets at paths no list names: /tmp, /var/tmp, $HOME, an ssh
+# control master in ~/.ssh, a group-only (0660) one; and one in the
+# workspace, which the policy grants.
+mkdir -p "$HOME/.ssh" && chmod 700 "$HOME/.ssh"
+homesock="$HOME/has-test-$$.sock"
+cmsock="$HOME/.ssh/has-cm-$$@host:22"
+socks=("$agentdir/agent.42" "$elsewhere/agent.sock" "$homesock" "$cmsock" "$elsewhere/group.sock")
 if is_root; then
     runsock=/run/has-test-engine-$$.sock
     socks+=("$runsock")
 fi
-"$PY" "$NS_PY/sock_server.py" "$T_TMP/ready" "${socks[@]}" &
+"$PY" "$NS_PY/sock_server.py" "$T_TMP/ready" "${socks[@]}" "$ws/granted.sock" &
 server=$!
-trap 'kill $server 2>/dev/null; rm -f "${runsock:-/nonexistent}"; ns_cleanup' EXIT
+trap 'kill $server 2>/dev/null; rm -f "${runsock:-/nonexistent}" "$homesock" "$cmsock"; ns_cleanup' EXIT
 for _ in $(seq 100); do [ -s "$T_TMP/ready" ] && break; sleep 0.05; done
 [ -s "$T_TMP/ready" ] || { fail "listener did not start"; finish; }
+chgrp "$(id -g)" "$elsewhere/group.sock" && chmod 0660 "$elsewhere/group.sock"
 CLIENT="$NS_PY/sock_client.py"
 
 for s in "${socks[@]}"; do
@@ -27,17 +35,53 @@ for s in "${socks[@]}"; do
     if [ $? = 0 ]; then ok "control: $s reachable on the host"; else fail "control: $s unreachable on the host"; fi
 done
 
-ws=$(make_workspace)
 cd "$ws" || exit 1
-export SSH_AUTH_SOCK="$elsewhere/agent.sock"
-for egress in false true; do
-    P=$(policy workspace_write $egress false)
+PROXIED='{"mode":"workspace_write","network":{"egress":true,"localBinding":false,"outgoingProxy":{"frontEnds":["http","socks5"]}}}'
+for P in "$(policy workspace_write false false)" "$(policy workspace_write true false)" "$PROXIED" \
+         "$(policy read_only false false)"; do
+    what=$(printf '%s' "$P" | sed 's/.*"mode":"\([a-z_]*\)".*"egress":\([a-z]*\).*/\1, egress \2/')
+    case $P in *outgoingProxy*) what="$what, proxy" ;; esac
     for s in "${socks[@]}"; do
         run_sup "$P" -- "$PY" "$CLIENT" unix "$s"
-        expect_rc 1 "egress $egress: host socket $s unreachable"
+        expect_rc 1 "$what: host socket $s unreachable"
     done
+    # The same through a relative path, a symlink in the workspace and ..
+    ln -sf "$homesock" "$ws/link.sock"
+    run_sup "$P" -- sh -c "cd '$HOME' && '$PY' '$CLIENT' unix 'has-test-$$.sock'; '$PY' '$CLIENT' unix '$ws/link.sock';
+                           '$PY' '$CLIENT' unix '$ws/../$(basename "$ws")/link.sock'"
+    expect_out_lacks reached "$what: ... nor through a relative path, a symlink in the workspace, or .."
+    rm -f "$ws/link.sock"
 done
-unset SSH_AUTH_SOCK
+run_sup "$(policy workspace_write false false)" -- "$PY" "$CLIENT" unix "$ws/granted.sock"
+expect_rc 0 "a host socket inside the workspace (a writable root the caller granted) is reachable"
+run_sup "$(policy read_only false false)" -- "$PY" "$CLIENT" unix "$ws/granted.sock"
+expect_rc 1 "... and not when the workspace is not writable (read_only)"
+run_sup "$(policy workspace_write false false "\"deniedWritePaths\":[\"$ws/granted.sock\"]")" -- "$PY" "$CLIENT" unix "$ws/granted.sock"
+expect_rc 1 "... nor when that socket is write-denied"
+
+# SSH_AUTH_SOCK as the caller sets it: a symlink to the agent's socket, and
+# given twice (the core keeps the last, which sh and Python use).  The mask
+# is a second layer: this agent is inside the writable workspace, where the
+# connect() check alone would let it through.
+ln -sf "$ws/granted.sock" "$ws/agent-link"
+for env in "SSH_AUTH_SOCK=$ws/agent-link" "SSH_AUTH_SOCK=/nonexistent SSH_AUTH_SOCK=$ws/agent-link"; do
+    "$PY" -c 'import ctypes, os, sys
+env = [k + "=" + v for k, v in os.environ.items() if k != "SSH_AUTH_SOCK"] + sys.argv[1].split()
+envp = (ctypes.c_char_p * (len(env) + 1))(*[e.encode() for e in env], None)
+args = [a.encode() for a in sys.argv[2:]]
+argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+ctypes.CDLL(None).execve(args[0], argv, envp)
+sys.exit("execve failed")' "$env" "$SUPERVISOR" --policy "$(policy workspace_write false false)" -- \
+        sh -c "'$PY' '$CLIENT' unix \"\$SSH_AUTH_SOCK\"; '$PY' '$CLIENT' unix '$ws/granted.sock'; echo \"sock=\$SSH_AUTH_SOCK\"" \
+        >"$T_TMP/agent" 2>&1
+    OUT=$(cat "$T_TMP/agent")
+    if [ "$(printf '%s\n' "$OUT" | grep -c '^unreachable')" = 2 ]; then
+        ok "$env: the agent is masked, through the link and at its real path"
+    else
+        fail "$env: the agent was not refused twice: $OUT"
+    fi
+    expect_out "^sock=$ws/agent-link\$" "$env: the workload sees one SSH_AUTH_SOCK, the last"
+done
 
 # The workload's own sockets: in the workspace; none can be made in /tmp.
 P=$(policy workspace_write false true)

@@ -21,10 +21,10 @@ if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
 tests_linux_ns_helpers_ns_attack_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
-check_PROGRAMS += tests/linux-ns/helpers/no_landlock
-tests_linux_ns_helpers_no_landlock_SOURCES = tests/linux-ns/helpers/no_landlock.c
-tests_linux_ns_helpers_no_landlock_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
-tests_linux_ns_helpers_no_landlock_LDADD = $(SECCOMP_LIBS)
+check_PROGRAMS += tests/linux-ns/helpers/without_syscalls
+tests_linux_ns_helpers_without_syscalls_SOURCES = tests/linux-ns/helpers/without_syscalls.c
+tests_linux_ns_helpers_without_syscalls_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+tests_linux_ns_helpers_without_syscalls_LDADD = $(SECCOMP_LIBS)
 
 BINARY_TESTS += $(LINUX_NS_TESTS)
 

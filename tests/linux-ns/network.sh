@@ -51,10 +51,10 @@ expect_rc 0 "egress on: host UDP reachable"
 
 # With egress on there is no network namespace: the connect() check refuses
 # every abstract address, with or without Landlock's scope (Linux >= 6.12).
-NO_LANDLOCK="$HAS_BUILDDIR/tests/linux-ns/helpers/no_landlock"
+NO_LANDLOCK=("$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" landlock_create_ruleset)
 run_sup "$ON" -- "$PY" "$CLIENT" abstract "$abstract"
 expect_rc 1 "egress on: host abstract socket unreachable"
-"$NO_LANDLOCK" "$SUPERVISOR" --policy "$ON" -- "$PY" "$CLIENT" abstract "$abstract" >/dev/null 2>&1
+"${NO_LANDLOCK[@]}" "$SUPERVISOR" --policy "$ON" -- "$PY" "$CLIENT" abstract "$abstract" >/dev/null 2>&1
 RC=$?
 expect_rc 1 "egress on, Landlock unavailable: host abstract socket unreachable"
 own_abstract='import os, socket

@@ -11,7 +11,7 @@ ws=$(make_workspace)
 cd "$ws" || exit 1
 P=$(policy workspace_write false false)
 TTY="$NS_PY/tty_session.py"
-NO_LANDLOCK="$HAS_BUILDDIR/tests/linux-ns/helpers/no_landlock"
+NO_LANDLOCK=("$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" landlock_create_ruleset)
 
 # --- kill(0, sig) and kill(-1, sig): the caller's process group survives ----
 # Run in a process group of its own (setsid), so that a successful attack
@@ -30,7 +30,7 @@ expect_out_lacks caller-alive "control: kill(0) from an unsandboxed command kill
 for egress in false true; do
     for landlock in on off; do
         wrap=()
-        [ $landlock = off ] && wrap=("$NO_LANDLOCK")
+        [ $landlock = off ] && wrap=("${NO_LANDLOCK[@]}")
         scenario "${wrap[@]}" "$SUPERVISOR" --policy "$(policy workspace_write $egress false)" -- \
             sh -c 'kill -TERM 0; kill -HUP -1; kill -KILL -1'
         expect_out caller-alive "egress $egress, Landlock $landlock: kill(0) and kill(-1) inside leave the caller and its sibling job alive"
@@ -53,7 +53,7 @@ OUT=$(cat "$T_TMP/t")
 expect_out TAKEN "control: a process on the terminal can set its foreground group"
 for landlock in on off; do
     wrap=()
-    [ $landlock = off ] && wrap=("$NO_LANDLOCK")
+    [ $landlock = off ] && wrap=("${NO_LANDLOCK[@]}")
     "$PY" "$TTY" -- "${wrap[@]}" "$SUPERVISOR" --policy "$P" -- "$PY" -c "$take" >"$T_TMP/t" 2>&1
     OUT=$(cat "$T_TMP/t")
     expect_out 'refused: ' "Landlock $landlock: TIOCSPGRP (tcsetpgrp) from inside is refused"
