@@ -25,8 +25,9 @@ expect_one_line_error "user namespaces disabled"
 [ -e "$MARK" ] && fail "the target ran without a sandbox" || ok "the target did not run"
 
 # A kernel without what the connect() check needs (Linux < 5.6): refused,
-# never run with host sockets left open.
-for missing in pidfd_getfd openat2; do
+# never run with host sockets left open.  Without openat2 (a filter around
+# the supervisor) every AF_UNIX connect is refused instead.
+for missing in pidfd_getfd; do
     "$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" "$missing" "$SUPERVISOR" --policy "$P" -- \
         /bin/sh -c "touch '$MARK-$missing'" >"$T_TMP/out" 2>"$T_TMP/err"
     RC=$?
@@ -40,5 +41,16 @@ done
     --policy "$(policy full_access true true)" -- /bin/true
 RC=$?
 expect_rc 0 "full_access needs no connect() check"
+cd "$(make_workspace)" || exit 1
+"$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" openat2 "$SUPERVISOR" --policy "$(policy workspace_write false true)" -- \
+    "$PY" -c 'import os, socket
+s = socket.socket(socket.AF_UNIX); s.bind("own.sock"); s.listen(1)
+c = socket.socket(socket.AF_UNIX)
+try:
+    c.connect("own.sock"); print("CONNECTED")
+except OSError as e:
+    print("refused:", e.strerror)' >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out '^refused: Function not implemented$' "no openat2: every AF_UNIX connect is refused (closed, not open)"
 
 finish
