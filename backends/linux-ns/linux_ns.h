@@ -117,6 +117,8 @@ struct unix_connect_rules {
     bool abstract_ok;    /* abstract addresses are the sandbox's own */
 };
 int unix_connect_serve(int listener, const struct unix_connect_rules *rules);
+/* Once, when the listener arrives. */
+void unix_connect_listener_setup(int listener);
 
 /* host_ipc.c */
 int host_ipc_join_session_keyring(char *err, size_t errlen);

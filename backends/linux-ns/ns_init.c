@@ -68,6 +68,8 @@ static int take_listener(int link)
     if (fd_pass_receive(link, 's', &fd, err, sizeof err) != 0)
         fd = -1;
     close(link);
+    if (fd >= 0)
+        unix_connect_listener_setup(fd);
     return fd;
 }
 

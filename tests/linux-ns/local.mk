@@ -37,4 +37,5 @@ tests_linux_ns_test_seccomp_programs_LDADD = backends/linux-ns/liblinuxns.a $(CU
 endif
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh tests/linux-ns/pty_run.py \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
-	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch
+	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch \
+	tests/linux-ns/bench-connect
