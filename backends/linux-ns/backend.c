@@ -54,7 +54,7 @@ static bool have_mount_setattr(void)
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
-/* The connect() check (unix_connect.c) needs pidfd_getfd(2), Linux >= 5.6:
+/* The connect() check (connect_broker.c) needs pidfd_getfd(2), Linux >= 5.6:
  * without it no socket can be checked, and the launch is refused rather
  * than left open.  (openat2, of the same release, is not probed: a filter
  * around the supervisor may refuse it, and then the check refuses every
@@ -148,8 +148,7 @@ static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, i
     /* Abstract addresses are the sandbox's own in its network namespace.
      * In the host's, the init's connect() on the workload's behalf would
      * not be bound by the workload's Landlock scope: they are refused. */
-    struct unix_connect_rules rules = {.abstract_ok = state.netns};
-    ns_init_run(workload, status_fd, link, &rules);
+    ns_init_run(workload, status_fd, link, state.netns);
 }
 
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)

@@ -2,7 +2,7 @@
  * host_ipc.c — the host's IPC endpoints, closed by default, in every mode
  * except full_access.
  *
- *  1. Pathname sockets anywhere: the connect() check (unix_connect.c) lets
+ *  1. Pathname sockets anywhere: the connect() check (connect_broker.c) lets
  *     the workload reach only sockets on a writable mount of its view (a
  *     writable root, or made inside); /tmp, /run, $HOME and the rest of the
  *     host are read-only, so their sockets (X11, ssh-agent, ssh control

@@ -13,7 +13,7 @@
 
 /* Bind /dev/null over host sockets named by the workload's environment and
  * over well-known engine sockets: a second layer under the connect() check
- * (unix_connect.c). */
+ * (connect_broker.c). */
 int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
                           char *err, size_t errlen);
 

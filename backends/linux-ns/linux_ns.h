@@ -19,7 +19,7 @@
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
  *   fd_pass.c        descriptors from the workload to the init
- *   unix_connect.c   the init answers the workload's connect() calls
+ *   connect_broker.c the init makes the workload's connect() calls
  *   caps.c           securebits, capabilities, no_new_privs
  *   seccomp_rules.c  the one syscall table, compiled by libseccomp at build
  *                    time (seccomp_gen.c writes seccomp_programs.c)
@@ -64,12 +64,10 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
  * controlling terminal, out of the caller's process group), a hostname. */
 int userns_init_session(char *err, size_t errlen);
 
-struct unix_connect_rules;
-
 /* ns_init.c: PID 1's life once the workload (PID 2) is forked: `link`
- * brings the workload's seccomp listener, served with `rules`. */
-void ns_init_run(pid_t workload, int status_fd, int link, const struct unix_connect_rules *rules)
-    __attribute__((noreturn));
+ * brings the workload's seccomp listener, whose connect() calls the init
+ * then makes (abstract_ok: abstract addresses are the sandbox's own). */
+void ns_init_run(pid_t workload, int status_fd, int link, bool abstract_ok) __attribute__((noreturn));
 
 /* mount_policy.c */
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
@@ -111,14 +109,21 @@ int netns_receive_join(int sock, bool join, char *err, size_t errlen);
 int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen);
 int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen);
 
-/* unix_connect.c: answer one connect() notification of the workload's
- * filter (`listener`).  0, or -1 when the listener failed. */
-struct unix_connect_rules {
-    bool abstract_ok;    /* abstract addresses are the sandbox's own */
-};
-int unix_connect_serve(int listener, const struct unix_connect_rules *rules);
-/* Once, when the listener arrives. */
-void unix_connect_listener_setup(int listener);
+/* connect_broker.c: the init makes the workload's connect() calls (the
+ * notifications of its filter's `listener`). */
+#define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
+struct connect_broker;
+struct pollfd;
+struct connect_broker *connect_broker_new(int listener, bool abstract_ok);
+/* Answer one notification (the listener is readable).  0, or -1 when the
+ * listener failed. */
+int connect_broker_serve(struct connect_broker *b);
+/* The pending connections to poll (at most CONNECT_BROKER_MAX_PENDING
+ * entries written to fds; their count returned), and how long poll() may
+ * wait for them (-1: no limit). */
+size_t connect_broker_pollfds(const struct connect_broker *b, struct pollfd *fds, int *timeout_ms);
+/* Finish what is ready among them, given poll()'s results in fds. */
+void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds);
 
 /* host_ipc.c */
 int host_ipc_join_session_keyring(char *err, size_t errlen);

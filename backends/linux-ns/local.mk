@@ -12,7 +12,7 @@ LINUX_NS_SOURCES = \
 	backends/linux-ns/netns.c backends/linux-ns/caps.c \
 	backends/linux-ns/seccomp_programs.h backends/linux-ns/seccomp_filter.c \
 	backends/linux-ns/fd_hygiene.c backends/linux-ns/kernel_diag.c \
-	backends/linux-ns/kernel_fs.c backends/linux-ns/fd_pass.c backends/linux-ns/unix_connect.c
+	backends/linux-ns/kernel_fs.c backends/linux-ns/fd_pass.c backends/linux-ns/connect_broker.c
 # Written at build time by the seccomp tool below.
 LINUX_NS_GENERATED = backends/linux-ns/seccomp_programs.c
 # The generated source lives in the build tree; its header in the source tree.

@@ -28,7 +28,7 @@
  * `./file` resolves through the new mounts.
  *
  * /tmp and /run are read-only like the rest; the host's sockets anywhere
- * are closed by the connect() check (unix_connect.c), not by the view.
+ * are closed by the connect() check (connect_broker.c), not by the view.
  */
 #include "config.h"
 

@@ -13,7 +13,7 @@
  * everything left in the namespace: nothing from the sandbox survives the
  * workload.
  *
- * It also answers the workload's connect() calls (unix_connect.c): the
+ * It also makes the workload's connect() calls (connect_broker.c): the
  * workload's harden() hands it the seccomp listener over the link socket.
  *
  * The init holds no descriptor but 0-2, the status pipe, the link (until
@@ -68,12 +68,10 @@ static int take_listener(int link)
     if (fd_pass_receive(link, 's', &fd, err, sizeof err) != 0)
         fd = -1;
     close(link);
-    if (fd >= 0)
-        unix_connect_listener_setup(fd);
     return fd;
 }
 
-void ns_init_run(pid_t workload, int status_fd, int link, const struct unix_connect_rules *rules)
+void ns_init_run(pid_t workload, int status_fd, int link, bool abstract_ok)
 {
     char err[256];
     int keep[2] = {status_fd < link ? status_fd : link, status_fd < link ? link : status_fd};
@@ -86,19 +84,32 @@ void ns_init_run(pid_t workload, int status_fd, int link, const struct unix_conn
     int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sfd < 0)
         _exit(125);
+    struct connect_broker *broker = NULL;
     int listener = -1;
     reap(workload, status_fd); /* it may have ended before SIGCHLD was blocked */
+    static struct pollfd p[3 + CONNECT_BROKER_MAX_PENDING];
     for (;;) {
-        struct pollfd p[3] = {{.fd = sfd, .events = POLLIN}, {.fd = link, .events = POLLIN},
-                              {.fd = listener, .events = POLLIN}};
-        if (poll(p, 3, -1) < 0)
+        int timeout = -1;
+        size_t n = broker ? connect_broker_pollfds(broker, p + 3, &timeout) : 0;
+        p[0] = (struct pollfd){.fd = sfd, .events = POLLIN};
+        p[1] = (struct pollfd){.fd = link, .events = POLLIN};
+        p[2] = (struct pollfd){.fd = listener, .events = POLLIN};
+        if (poll(p, 3 + n, timeout) < 0)
             continue; /* EINTR: a forwarded signal */
         if (p[1].revents) {
             listener = take_listener(link);
             link = -1;
+            /* No broker (out of memory): the workload's connect() calls
+             * then fail (ENOSYS once the listener is closed), never pass. */
+            if (listener >= 0 && !(broker = connect_broker_new(listener, abstract_ok))) {
+                close(listener);
+                listener = -1;
+            }
         }
+        if (broker)
+            connect_broker_progress(broker, p + 3);
         if (p[2].revents & POLLIN)
-            unix_connect_serve(listener, rules);
+            connect_broker_serve(broker);
         if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* no process has the filter any more */
             close(listener);
             listener = -1;

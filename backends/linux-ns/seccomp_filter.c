@@ -6,7 +6,7 @@
  * binary was built (seccomp_gen.c); the policy picks one of the two
  * (localBinding).  They are loaded with seccomp(2) and
  * SECCOMP_FILTER_FLAG_NEW_LISTENER: the descriptor that receives the
- * connect() notifications goes to the sandbox init (unix_connect.c), and the
+ * connect() notifications goes to the sandbox init (connect_broker.c), and the
  * workload must not keep it (it could answer its own).  no_new_privs is
  * already set by caps.c.  A program built for another architecture than the
  * running kernel's would kill the workload at its first syscall (the

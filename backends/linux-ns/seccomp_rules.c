@@ -67,7 +67,7 @@ struct rule {
     const char *why;
 };
 
-/* The action "ask the sandbox init" (unix_connect.c) instead of an errno. */
+/* The action "ask the sandbox init" (connect_broker.c) instead of an errno. */
 #define NOTIFY (-1)
 
 /* Argument tests, spelt once. */
@@ -132,13 +132,17 @@ static const struct rule rules[] = {
      * engine sockets).  Every connect() goes to the sandbox init, which lets
      * other families through unchanged and connects AF_UNIX sockets itself,
      * to the inode it checked: only one on a writable mount of the
-     * sandbox's view (a writable root, or made inside).  Datagram Unix
+     * sandbox's view (a writable root, or made inside); it makes every
+     * connect() itself, so nothing is looked up twice.  Datagram Unix
      * sockets can send to any path with sendto/sendmsg, which a filter
-     * cannot inspect: they cannot be created. ---- */
+     * cannot inspect: they cannot be created (SOCK_RAW is a datagram
+     * socket for AF_UNIX: unix_create() turns it into SOCK_DGRAM). ---- */
     {"connect", NOTIFY, NO_TEST, ALWAYS, "AF_UNIX: only sockets of the sandbox's writable mounts"},
     {"socket", EPERM, DOMAIN_TYPE(AF_UNIX, SOCK_DGRAM), ALWAYS, "AF_UNIX datagrams reach any host socket"},
+    {"socket", EPERM, DOMAIN_TYPE(AF_UNIX, SOCK_RAW), ALWAYS, "AF_UNIX SOCK_RAW is SOCK_DGRAM"},
     {"socketpair", EPERM, DOMAIN_TYPE(AF_UNIX, SOCK_DGRAM), ALWAYS,
      "AF_UNIX datagrams reach any host socket (sendto an address)"},
+    {"socketpair", EPERM, DOMAIN_TYPE(AF_UNIX, SOCK_RAW), ALWAYS, "AF_UNIX SOCK_RAW is SOCK_DGRAM"},
 
     /* ---- set-user-ID and set-group-ID files: run by a root caller, the
      * workload's files belong to the host's root, and a setuid copy of a

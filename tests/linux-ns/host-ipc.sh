@@ -59,6 +59,83 @@ expect_rc 1 "... and not when the workspace is not writable (read_only)"
 run_sup "$(policy workspace_write false false "\"deniedWritePaths\":[\"$ws/granted.sock\"]")" -- "$PY" "$CLIENT" unix "$ws/granted.sock"
 expect_rc 1 "... nor when that socket is write-denied"
 
+# Attacks on the connect() check itself (an independent attack review
+# found the first three in an earlier version).  Each checks what the host
+# listener received.
+RACE="$HAS_BUILDDIR/tests/linux-ns/helpers/connect_attack"
+"$PY" -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
+open(sys.argv[2] + ".tmp", "w").close(); import os; os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+with open(sys.argv[3], "ab", buffering=0) as log:
+    while True:
+        log.write(s.recv(100) + b"\n")' "$elsewhere/d.sock" "$T_TMP/dready" "$T_TMP/dgram.log" &
+dserver=$!
+for _ in $(seq 100); do [ -e "$T_TMP/dready" ] && break; sleep 0.05; done
+for P in "$(policy workspace_write false true)" "$(policy workspace_write true true)"; do
+    what=$(printf '%s' "$P" | sed 's/.*"egress":\([a-z]*\).*/egress \1/')
+    run_sup "$P" -- "$PY" -c 'import socket, sys
+for kind in (socket.SOCK_DGRAM, socket.SOCK_RAW):
+    for make in (lambda: socket.socket(socket.AF_UNIX, kind), lambda: socket.socketpair(socket.AF_UNIX, kind)[0]):
+        try:
+            make().sendto(b"owned", sys.argv[1]); print("SENT", kind)
+        except OSError as e:
+            print("refused:", e.strerror)' "$elsewhere/d.sock"
+    expect_out_lacks SENT "$what: no datagram (SOCK_DGRAM, SOCK_RAW; socket, socketpair) reaches a host socket"
+    run_sup "$P" -- "$RACE" own-fdtable "$homesock"
+    expect_rc 0 "$what: a thread with its own descriptor table cannot connect an unchecked AF_UNIX socket ($OUT)"
+    run_sup "$P" -- "$RACE" dup2-race "$homesock" 3000
+    expect_rc 0 "$what: swapping the descriptor with dup2() during connect() reaches no host socket ($OUT)"
+done
+"$PY" -c 'import socket, sys; socket.socket(socket.AF_UNIX, socket.SOCK_RAW).sendto(b"control", sys.argv[1])' "$elsewhere/d.sock"
+sleep 0.2
+kill "$dserver" 2>/dev/null
+if [ "$(cat "$T_TMP/dgram.log")" = control ]; then
+    ok "host: the datagram socket received only the unsandboxed control message"
+else
+    fail "host: the datagram socket received: $(tr '\n' ' ' <"$T_TMP/dgram.log")"
+fi
+
+# The init never waits in connect(): a listener whose backlog is full (a
+# blocking connect() waits for it) neither stalls the init's other work nor
+# outlives the workload, and is connected once there is room.  (An init
+# that waited hung the whole launch: each run is bounded, by SIGKILL.)
+bounded() { # bounded POLICY CMD...: run_sup, killed after 60 s
+    local pol=$1
+    shift
+    timeout -s KILL 60 "$SUPERVISOR" --policy "$pol" -- "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+    RC=$?
+    OUT=$(cat "$T_TMP/out")
+    ERR=$(cat "$T_TMP/err")
+}
+bounded "$(policy workspace_write false true)" "$PY" -c 'import os, socket, threading, time
+p = os.getcwd() + "/full.sock"
+l = socket.socket(socket.AF_UNIX); l.bind(p); l.listen(0)
+held = []
+def fill():
+    while True:
+        c = socket.socket(socket.AF_UNIX); c.connect(p); held.append(c)
+threading.Thread(target=fill, daemon=True).start()
+time.sleep(0.5)
+t = time.time(); s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+c = socket.socket(); c.connect(s.getsockname())
+print("other connect while one waits: %.2fs" % (time.time() - t))
+a, _ = l.accept(); time.sleep(0.3)
+print("waiting connect done after accept:", len(held) >= 2)'
+expect_rc 0 "a blocking connect() to a full backlog: the workload ends normally"
+expect_out '^other connect while one waits: 0\.' "... the init serves other connect() calls meanwhile"
+expect_out 'waiting connect done after accept: True' "... and the waiting one completes when the listener accepts"
+SECONDS=0
+bounded "$(policy workspace_write false true)" "$PY" -c 'import os, socket
+p = os.getcwd() + "/full2.sock"
+if os.fork() == 0:
+    l = socket.socket(socket.AF_UNIX); l.bind(p); l.listen(0)
+    k = [socket.socket(socket.AF_UNIX) for _ in range(5)]
+    [s.connect(p) for s in k]
+    os._exit(0)
+import time; time.sleep(1)'
+expect_rc 0 "a child blocked in connect() does not keep the sandbox alive after the workload exits"
+[ "$SECONDS" -lt 15 ] && ok "... the launch ended (${SECONDS}s)" || fail "the launch took ${SECONDS}s"
+
 # SSH_AUTH_SOCK as the caller sets it: a symlink to the agent's socket, and
 # given twice (the core keeps the last, which sh and Python use).  The mask
 # is a second layer: this agent is inside the writable workspace, where the

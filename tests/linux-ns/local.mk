@@ -21,6 +21,10 @@ if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
 tests_linux_ns_helpers_ns_attack_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+check_PROGRAMS += tests/linux-ns/helpers/connect_attack
+tests_linux_ns_helpers_connect_attack_SOURCES = tests/linux-ns/helpers/connect_attack.c
+tests_linux_ns_helpers_connect_attack_CFLAGS = $(AM_CFLAGS) -pthread
+tests_linux_ns_helpers_connect_attack_LDFLAGS = -pthread
 check_PROGRAMS += tests/linux-ns/helpers/without_syscalls
 tests_linux_ns_helpers_without_syscalls_SOURCES = tests/linux-ns/helpers/without_syscalls.c
 tests_linux_ns_helpers_without_syscalls_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)

@@ -23,4 +23,7 @@ while True:
         if s is udp:
             data, addr = udp.recvfrom(100); udp.sendto(data, addr)
         else:
-            c, _ = s.accept(); c.sendall(b"hello\n"); c.close()
+            try:  # a client that went away (an attack that got in) must not end the listener
+                c, _ = s.accept(); c.sendall(b"hello\n"); c.close()
+            except OSError:
+                pass
