@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -81,9 +82,30 @@ void reproduce_status(int status)
     _exit(HAS_EXIT_FAILURE);
 }
 
+/* The caller's terminal as it was, to hand it back as it was: a workload
+ * that turned echo off (or raw mode) and died would otherwise leave the
+ * caller's shell unusable.  Only from the terminal's foreground group: a
+ * background process that writes terminal settings is stopped (SIGTTOU). */
+static bool terminal_saved;
+static struct termios terminal;
+
+static void terminal_save(void)
+{
+    terminal_saved = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp() &&
+                     tcgetattr(STDIN_FILENO, &terminal) == 0;
+}
+
+static void terminal_restore(void)
+{
+    if (terminal_saved && tcgetpgrp(STDIN_FILENO) == getpgrp())
+        (void)tcsetattr(STDIN_FILENO, TCSANOW, &terminal);
+}
+
 void supervise(const struct sandbox_monitor *monitor)
 {
     forward_terminal_signals = monitor->own_session;
+    if (monitor->own_session)
+        terminal_save();
     forward_signals_to(monitor->pid);
     int status;
     while (waitpid(monitor->pid, &status, 0) < 0) {
@@ -100,5 +122,6 @@ void supervise(const struct sandbox_monitor *monitor)
             status = reported;
         close(monitor->status_fd);
     }
+    terminal_restore();
     reproduce_status(status);
 }

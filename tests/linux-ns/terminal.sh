@@ -65,6 +65,13 @@ done
 OUT=$(cat "$T_TMP/t")
 expect_out fg-ok "the caller's process group is the terminal's foreground group after the run"
 
+# The terminal's settings come back as they were: a workload that turns
+# echo off (or raw mode) and ends leaves the caller's shell usable.
+"$PY" "$TTY" -- sh -c "'$SUPERVISOR' --policy '$P' -- stty -echo raw; stty -a" >"$T_TMP/t" 2>&1
+OUT=$(cat "$T_TMP/t")
+expect_out '(^| )echo( |$)' "echo is on again after a workload turned it off"
+expect_out_lacks '(^| )-icanon( |$)' "and the terminal is no longer raw"
+
 # --- but an interactive command works as the user expects ----------------
 "$PY" "$TTY" --after READY 'type:hello\n' -- "$SUPERVISOR" --policy "$P" -- sh -c 'echo READY; read x; echo "got:$x"' >"$T_TMP/t" 2>&1
 OUT=$(cat "$T_TMP/t")
