@@ -52,21 +52,33 @@ static bool all_digits(const char *s)
     return true;
 }
 
-/* One top-level entry of the private procfs: read-only, masked, or left. */
+enum proc_guard { LEAVE, READ_ONLY, MASK };
+
+static enum proc_guard proc_guard_for(mode_t m)
+{
+    if (S_ISDIR(m) || (S_ISREG(m) && (m & 0222)))
+        return READ_ONLY; /* sys, irq, bus, ...; sysrq-trigger, mtrr */
+    if (S_ISREG(m) && !(m & 0044))
+        return MASK; /* only its owner may read it */
+    return LEAVE;
+}
+
+/* One top-level entry of the private procfs: read-only, masked, or left
+ * (most entries: one fstatat, nothing opened). */
 static int guard_proc_entry(int proc_fd, const char *name, const struct sp_node *devnull, bool legacy,
                             char *err, size_t errlen)
 {
+    struct stat st;
+    if (fstatat(proc_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || proc_guard_for(st.st_mode) == LEAVE)
+        return 0; /* gone meanwhile, or nothing to do */
     struct sp_node node;
     if (safe_path_open(proc_fd, name, &node) != 0)
-        return 0; /* a symlink (self, mounts, net) or gone meanwhile */
+        return 0;
     char path[300];
     snprintf(path, sizeof path, "/proc/%s", name);
-    mode_t m = node.st.st_mode;
-    int rc = 0;
-    if (S_ISDIR(m) || (S_ISREG(m) && (m & 0222)))
-        rc = mnt_bind(legacy, &node, &node, BIND_RO, path, err, errlen);
-    else if (S_ISREG(m) && !(m & 0044))
-        rc = mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen);
+    enum proc_guard g = proc_guard_for(node.st.st_mode); /* of what is open now */
+    int rc = g == READ_ONLY ? mnt_bind(legacy, &node, &node, BIND_RO, path, err, errlen)
+           : g == MASK ? mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen) : 0;
     safe_path_close(&node);
     return rc;
 }
