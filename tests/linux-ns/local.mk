@@ -39,7 +39,7 @@ tests_linux_ns_test_seccomp_programs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/b
 tests_linux_ns_test_seccomp_programs_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CUNIT_CFLAGS)
 tests_linux_ns_test_seccomp_programs_LDADD = backends/linux-ns/liblinuxns.a $(CUNIT_LIBS) $(SECCOMP_LIBS)
 endif
-EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh tests/linux-ns/pty_run.py \
+EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
 	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch \
 	tests/linux-ns/bench-connect

@@ -51,14 +51,14 @@ run_sup "$NOBIND" -- sh -c 'echo forked-ok | cat'
 expect_out forked-ok "fork/exec still work without clone3"
 
 # TIOCSTI / TIOCLINUX with a real pty as the controlling terminal.
-"$PY" "$NS_PY/pty_run.py" "$SUPERVISOR" --policy "$NOBIND" -- "$ATTACK" tiocsti >"$T_TMP/pty" 2>&1
+"$PY" "$NS_PY/tty_session.py" "$SUPERVISOR" --policy "$NOBIND" -- "$ATTACK" tiocsti >"$T_TMP/pty" 2>&1
 RC=$?; OUT=$(cat "$T_TMP/pty"); ERR=$OUT
 expect_rc 0 "TIOCSTI (plain and with high bits) -> EPERM on the controlling pty"
 expect_out 'refused: TIOCSTI \| 1<<32: Operation not permitted' "high-bit TIOCSTI caught"
-"$PY" "$NS_PY/pty_run.py" "$SUPERVISOR" --policy "$NOBIND" -- "$ATTACK" tioclinux >"$T_TMP/pty" 2>&1
+"$PY" "$NS_PY/tty_session.py" "$SUPERVISOR" --policy "$NOBIND" -- "$ATTACK" tioclinux >"$T_TMP/pty" 2>&1
 RC=$?; ERR=$(cat "$T_TMP/pty")
 expect_rc 0 "TIOCLINUX -> EPERM"
-"$PY" "$NS_PY/pty_run.py" "$ATTACK" tiocsti >"$T_TMP/pty" 2>&1
+"$PY" "$NS_PY/tty_session.py" "$ATTACK" tiocsti >"$T_TMP/pty" 2>&1
 rc=$?
 if [ "$rc" = 1 ]; then ok "control: TIOCSTI injects outside the sandbox"
 else echo "# control: TIOCSTI outside gave $rc (dev.tty.legacy_tiocsti=0?): $(cat "$T_TMP/pty")"; fi
