@@ -2,6 +2,7 @@
 # after tests/lib.sh).
 
 ATTACK="$HAS_BUILDDIR/tests/linux-ns/helpers/ns_attack"
+NS_SELF=$(readlink -f "$0") # the test script, wherever it cd's later
 NS_PY="$HAS_SRCDIR/tests/linux-ns"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -53,7 +54,7 @@ ns_require() {
 ns_finish_both_mount_paths() {
     if [ "${HAS_FORCE_LEGACY_MOUNT:-0}" != 1 ]; then
         echo "# --- again with the legacy mount path"
-        if HAS_FORCE_LEGACY_MOUNT=1 bash "$0"; then ok "the same checks on the legacy mount path"
+        if HAS_FORCE_LEGACY_MOUNT=1 bash "$NS_SELF"; then ok "the same checks on the legacy mount path"
         else fail "the legacy mount path (see above)"; fi
     fi
     finish
