@@ -1,6 +1,7 @@
 /*
  * backend.c — the linux-ns backend: its descriptor and the order of its
- * steps (SPEC §4).  Each step lives in its own file; see linux_ns.h.
+ * steps (README.md, "Linux enforcement").  Each step lives in its own
+ * file; see linux_ns.h.
  *
  * prepare (supervisor, host side): decide the shape (namespaces or not, a
  *   network namespace or not, mount_setattr or the legacy path).

@@ -172,10 +172,14 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
     struct sockaddr_un *un = (struct sockaddr_un *)sa;
     if (domain != AF_UNIX || *len <= offsetof(struct sockaddr_un, sun_path) || un->sun_family != AF_UNIX)
         return 0; /* the kernel judges the copy: another family, unnamed, AF_UNSPEC */
+    if (*len > sizeof *un)
+        return -EINVAL; /* the kernel's limit for AF_UNIX (unix_validate_addr) */
     if (un->sun_path[0] == '\0')
         return b->abstract_ok ? 0 : -ECONNREFUSED; /* else: the host's abstract namespace */
     char path[sizeof un->sun_path + 1];
-    size_t plen = *len - offsetof(struct sockaddr_un, sun_path);
+    size_t plen = *len - offsetof(struct sockaddr_un, sun_path); /* <= sizeof sun_path, checked above */
+    if (plen > sizeof un->sun_path)
+        return -EINVAL; /* never reached; the copy below stays in bounds whatever changes above */
     memcpy(path, un->sun_path, plen);
     path[plen] = '\0';
     int fd = resolve_path(tid, path);

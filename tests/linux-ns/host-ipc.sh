@@ -95,6 +95,21 @@ else
     fail "host: the datagram socket received: $(tr '\n' ' ' <"$T_TMP/dgram.log")"
 fi
 
+# Addresses the kernel itself would refuse, of every length up to
+# sockaddr_storage: refused, and the init (which copies them) still serves.
+run_sup "$(policy workspace_write false true)" -- "$PY" -c 'import ctypes, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_UNIX)
+bad = 0
+for n in list(range(0, 4)) + [109, 110, 111, 112, 127, 128, 129, 4096, -1, 0x7fffffff]:
+    buf = ctypes.create_string_buffer(b"\x01\x00" + b"A" * 4200)
+    if libc.connect(s.fileno(), buf, n) == 0:
+        bad += 1
+own = socket.socket(socket.AF_UNIX); own.bind("odd.sock"); own.listen(1)
+c = socket.socket(socket.AF_UNIX); c.connect("odd.sock")
+print("odd lengths connected:", bad, "- a normal connect afterwards: ok")'
+expect_out '^odd lengths connected: 0 - a normal connect afterwards: ok$' "odd AF_UNIX address lengths refused; the init still serves"
+
 # The init never waits in connect(): a listener whose backlog is full (a
 # blocking connect() waits for it) neither stalls the init's other work nor
 # outlives the workload, and is connected once there is room.  (An init
