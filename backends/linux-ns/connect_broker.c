@@ -163,25 +163,44 @@ static int resolve_path(pid_t tid, const char *path)
     return fd >= 0 ? fd : -e;
 }
 
+enum connect_address connect_address_classify(const void *addr, size_t len, char path[CONNECT_PATH_SIZE])
+{
+    const struct sockaddr_un *un = addr;
+    /* Length first: sun_family is read only when it is there. */
+    if (len <= offsetof(struct sockaddr_un, sun_path) || un->sun_family != AF_UNIX)
+        return CONNECT_ADDRESS_AS_GIVEN; /* unnamed, AF_UNSPEC, another family */
+    if (len > sizeof *un)
+        return CONNECT_ADDRESS_INVALID; /* the kernel's limit for AF_UNIX */
+    if (un->sun_path[0] == '\0')
+        return CONNECT_ADDRESS_ABSTRACT;
+    size_t plen = len - offsetof(struct sockaddr_un, sun_path); /* <= sizeof sun_path < CONNECT_PATH_SIZE */
+    memcpy(path, un->sun_path, plen);
+    path[plen] = '\0'; /* the path ends at its first NUL, as in the kernel */
+    return CONNECT_ADDRESS_PATH;
+}
+
+_Static_assert(CONNECT_PATH_SIZE == sizeof(((struct sockaddr_un *)0)->sun_path) + 1,
+               "CONNECT_PATH_SIZE holds sun_path and a NUL");
+
 /* The address to connect `sock` to, from the workload's copy `sa`: for an
  * AF_UNIX pathname the checked inode (through /proc/self/fd/N, *target
  * left open), else the copy itself.  0 or -errno. */
 static int destination(struct connect_broker *b, int domain, pid_t tid, struct sockaddr_storage *sa,
                        socklen_t *len, int *target)
 {
-    struct sockaddr_un *un = (struct sockaddr_un *)sa;
-    if (domain != AF_UNIX || *len <= offsetof(struct sockaddr_un, sun_path) || un->sun_family != AF_UNIX)
-        return 0; /* the kernel judges the copy: another family, unnamed, AF_UNSPEC */
-    if (*len > sizeof *un)
-        return -EINVAL; /* the kernel's limit for AF_UNIX (unix_validate_addr) */
-    if (un->sun_path[0] == '\0')
+    if (domain != AF_UNIX)
+        return 0; /* the kernel judges the copy */
+    char path[CONNECT_PATH_SIZE];
+    switch (connect_address_classify(sa, *len, path)) {
+    case CONNECT_ADDRESS_AS_GIVEN:
+        return 0;
+    case CONNECT_ADDRESS_INVALID:
+        return -EINVAL;
+    case CONNECT_ADDRESS_ABSTRACT:
         return b->abstract_ok ? 0 : -ECONNREFUSED; /* else: the host's abstract namespace */
-    char path[sizeof un->sun_path + 1];
-    size_t plen = *len - offsetof(struct sockaddr_un, sun_path); /* <= sizeof sun_path, checked above */
-    if (plen > sizeof un->sun_path)
-        return -EINVAL; /* never reached; the copy below stays in bounds whatever changes above */
-    memcpy(path, un->sun_path, plen);
-    path[plen] = '\0';
+    case CONNECT_ADDRESS_PATH:
+        break;
+    }
     int fd = resolve_path(tid, path);
     if (fd < 0)
         return fd;
@@ -198,6 +217,7 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
         close(fd);
         return rc;
     }
+    struct sockaddr_un *un = (struct sockaddr_un *)sa;
     memset(un, 0, sizeof *un);
     un->sun_family = AF_UNIX;
     int n = snprintf(un->sun_path, sizeof un->sun_path, "/proc/self/fd/%d", fd);

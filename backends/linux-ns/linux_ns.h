@@ -124,6 +124,17 @@ int connect_broker_serve(struct connect_broker *b);
 size_t connect_broker_pollfds(const struct connect_broker *b, struct pollfd *fds, int *timeout_ms);
 /* Finish what is ready among them, given poll()'s results in fds. */
 void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds);
+/* What the `len` bytes at `addr`, given to connect() on an AF_UNIX socket,
+ * name (pure, fuzzed: tests/linux-ns/fuzz_connect_address.c).  For a path,
+ * `path` receives it NUL-terminated. */
+#define CONNECT_PATH_SIZE 109 /* sun_path and a NUL */
+enum connect_address {
+    CONNECT_ADDRESS_AS_GIVEN,  /* unnamed, AF_UNSPEC, another family: the kernel judges it */
+    CONNECT_ADDRESS_INVALID,   /* longer than struct sockaddr_un */
+    CONNECT_ADDRESS_ABSTRACT,
+    CONNECT_ADDRESS_PATH,
+};
+enum connect_address connect_address_classify(const void *addr, size_t len, char path[CONNECT_PATH_SIZE]);
 
 /* host_ipc.c */
 int host_ipc_join_session_keyring(char *err, size_t errlen);
