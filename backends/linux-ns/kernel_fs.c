@@ -100,7 +100,7 @@ int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy
     }
     /* Entries are collected first: mounting while readdir() walks the same
      * directory is not something to rely on. */
-    char names[64][256];
+    static char names[512][256]; /* ~60 on Linux 6.18 */
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
