@@ -1,5 +1,5 @@
 /*
- * cli.h — the command line of SPEC §2.
+ * cli.h — the command line of README.md, "Command line".
  *
  *   happy-agent-supervisor (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]
  *   happy-agent-supervisor --help | --version

@@ -1,7 +1,7 @@
 /*
  * diag.h — how the supervisor speaks: one line on stderr, prefixed with the
  * program name, and exit status 125 for every supervisor-level failure so a
- * caller can tell it apart from the workload's own status (SPEC §2).
+ * caller can tell it apart from the workload's own status (README.md, "Command line").
  */
 #ifndef HAS_DIAG_H
 #define HAS_DIAG_H

@@ -1,5 +1,5 @@
 /*
- * policy.h — the parsed, validated policy document (SPEC §3).
+ * policy.h — the parsed, validated policy document (README.md, "Policy").
  *
  * A `struct policy` only ever exists in a valid state: policy_parse() either
  * returns one that satisfies every rule of the contract (types, required
@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Largest accepted policy document, in bytes (SPEC §2). */
+/* Largest accepted policy document, in bytes (README.md, "Command line"). */
 #define POLICY_MAX_BYTES (1024u * 1024u)
 
 enum policy_mode {
@@ -82,7 +82,7 @@ const char *policy_mode_name(enum policy_mode mode);
 bool policy_mode_writes_cwd(enum policy_mode mode);
 
 /*
- * Syntax of one allowedHosts entry (SPEC §3).  Returns NULL when valid, or a
+ * Syntax of one allowedHosts entry (README.md, "Policy").  Returns NULL when valid, or a
  * static string that says why not.  Shared with the egress backend so the
  * proxy and the parser agree on what an entry is.
  */

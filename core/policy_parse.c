@@ -1,5 +1,5 @@
 /*
- * policy_parse.c — strict validation of the policy document (SPEC §3).
+ * policy_parse.c — strict validation of the policy document (README.md, "Policy").
  *
  * Every rule is checked and every failure recorded with its JSON path, so the
  * caller sees all that is wrong in one message instead of fixing one field per

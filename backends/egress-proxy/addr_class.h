@@ -1,6 +1,6 @@
 /*
  * addr_class.h — strict IP literals and the classification of addresses the
- * egress process may connect to (SPEC §5).  Pure functions, no I/O.
+ * egress process may connect to (backends/egress-proxy/README.md).  Pure functions, no I/O.
  */
 #ifndef HAS_EGRESS_ADDR_CLASS_H
 #define HAS_EGRESS_ADDR_CLASS_H

@@ -1,5 +1,5 @@
 /*
- * egress_backend.c — the egress-proxy backend's hooks (SPEC §5).
+ * egress_backend.c — the egress-proxy backend's hooks (backends/egress-proxy/README.md).
  *
  * prepare (supervisor, host side): the workload's proxy variables; for a
  *   policy with an outgoing proxy, the secret, the socketpair and the
@@ -193,7 +193,7 @@ static enum sandbox_result set_proxy_env(struct sandbox_ctx *ctx, const struct p
 }
 
 /*
- * SPEC §5: a proxy variable the caller set but the policy did not configure
+ * backends/egress-proxy/README.md: a proxy variable the caller set but the policy did not configure
  * arrives unset, with or without a proxy.  Returns the front-ends to start.
  */
 static unsigned remove_caller_vars(struct sandbox_ctx *ctx)

@@ -1,5 +1,5 @@
 /*
- * host_match.h — the allowedHosts rule (SPEC §5): what a requested host is
+ * host_match.h — the allowedHosts rule (backends/egress-proxy/README.md): what a requested host is
  * (a name or a strict IP literal), and whether the policy allows it.  Pure.
  */
 #ifndef HAS_EGRESS_HOST_MATCH_H

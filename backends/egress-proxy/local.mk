@@ -1,4 +1,4 @@
-# backends/egress-proxy: the filtered-egress backend (SPEC §5).
+# backends/egress-proxy: the filtered-egress backend (backends/egress-proxy/README.md).
 #
 # The decision logic (host matching, address classes, the HTTP and SOCKS5
 # parsers, credentials) is portable, pure C in one convenience library that

@@ -76,8 +76,8 @@ static void header(struct emitter *e)
 {
     sbpl_buf_append(&e->out,
         "(version 1)\n"
-        "; happy-agent-supervisor: Seatbelt profile generated from the policy\n"
-        "; (SPEC section 7). What no rule below allows is denied.\n"
+        "; happy-agent-supervisor: Seatbelt profile generated from the policy.\n"
+        "; What no rule below allows is denied.\n"
         "(deny default)\n");
 }
 

@@ -1,5 +1,5 @@
 /*
- * sbpl_profile.h — the policy as one Seatbelt (SBPL) profile (SPEC §7).
+ * sbpl_profile.h — the policy as one Seatbelt (SBPL) profile (backends/seatbelt/README.md).
  *
  * Portable C: built and unit-tested on every platform; only the call that
  * installs the profile (seatbelt_darwin.c) is Darwin-only.  The rules and

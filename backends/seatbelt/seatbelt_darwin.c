@@ -1,5 +1,5 @@
 /*
- * seatbelt_darwin.c — the macOS enforcement backend (SPEC §7): install the
+ * seatbelt_darwin.c — the macOS enforcement backend (backends/seatbelt/README.md): install the
  * generated SBPL profile in-process with sandbox_init() just before the core
  * execve()s the target.
  *

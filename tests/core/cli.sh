@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The command-line contract of SPEC §2: every refusal exits 125 with one
+# The command-line contract of README.md, "Command line": every refusal exits 125 with one
 # stderr line naming the problem, and the target never runs (it would create
 # a marker file).
 . "$HAS_SRCDIR/tests/lib.sh"

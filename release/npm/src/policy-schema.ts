@@ -1,5 +1,5 @@
 /**
- * TypeBox schemas of the supervisor policy (SPEC §3), mirroring the C parser
+ * TypeBox schemas of the supervisor policy (README.md, "Policy"), mirroring the C parser
  * in core/policy_parse.c, which is the reference.
  *
  * The schemas carry everything JSON Schema can say: types, required and

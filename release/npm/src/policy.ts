@@ -14,7 +14,7 @@ import {
     type SupervisorPolicy,
 } from "./policy-schema.js";
 
-/** Largest policy document the supervisor reads (SPEC §2). */
+/** Largest policy document the supervisor reads (README.md, "Command line"). */
 export const POLICY_MAX_BYTES = 1024 * 1024;
 /** Same bound as the C side: enough to fix in one go, never a huge message. */
 const MAX_REPORTED_PROBLEMS = 32;

@@ -1,5 +1,5 @@
 /**
- * Where the supervisor executable lives (SPEC §9). Lookup order:
+ * Where the supervisor executable lives (release/README.md). Lookup order:
  *   1. an explicit binaryPath;
  *   2. the installed optional platform package
  *      (<alias>/vendor/<triple>/bin/happy-agent-supervisor);
