@@ -134,25 +134,6 @@ static bool kernel_interface(const char *fstype)
     return false;
 }
 
-/* A mountinfo line's mount point, whether it is writable, and its type.
- * Returns false for a line that does not parse. */
-static bool parse_mountinfo(char *line, char **mp, bool *writable, char **fstype)
-{
-    char *save = NULL, *tok = strtok_r(line, " ", &save);
-    for (int i = 0; tok && i < 4; i++)
-        tok = strtok_r(NULL, " ", &save);
-    *mp = tok;
-    char *opts = strtok_r(NULL, " ", &save);
-    while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-") != 0)
-        ; /* optional fields */
-    *fstype = strtok_r(NULL, " ", &save);
-    if (!*mp || !opts || !*fstype)
-        return false;
-    *writable = strncmp(opts, "ro", 2) != 0 || (opts[2] != ',' && opts[2] != '\0');
-    mount_info_unescape(*mp);
-    return true;
-}
-
 static bool ours(const char *mp)
 {
     /* The private /proc and /dev (and whatever host mount they hide) are
@@ -166,54 +147,48 @@ static bool ours(const char *mp)
     return false;
 }
 
-int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen)
+static bool writable_kernel_fs(const struct mount_info *m, const void *unused)
 {
-    FILE *f = fopen("/proc/self/mountinfo", "re");
-    if (!f) {
-        snprintf(err, errlen, "cannot read /proc/self/mountinfo: %s", strerror(errno));
-        return -1;
-    }
-    char *line = NULL, *mp, *fstype;
-    size_t cap = 0;
-    bool writable;
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!parse_mountinfo(line, &mp, &writable, &fstype) || !writable || !kernel_interface(fstype) ||
-            ours(mp))
-            continue;
-        struct sp_node node;
-        int e = safe_path_open(root_fd, mp[1] ? mp + 1 : ".", &node);
-        if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
-            continue; /* hidden under another mount: unreachable inside too */
-        if (e != 0) {
-            snprintf(err, errlen, "%s (%s): cannot open the mount point: %s", mp, fstype, strerror(-e));
-            rc = -1;
-            break;
-        }
-        rc = mnt_make_read_only(legacy, node.fd, mp, err, errlen);
-        safe_path_close(&node);
-    }
-    free(line);
-    fclose(f);
+    (void)unused;
+    return m->writable && kernel_interface(m->fstype) && !ours(m->point);
+}
+
+static int make_read_only(const struct sp_node *node, const struct mount_info *m, const void *legacy,
+                          char *err, size_t errlen)
+{
+    return mnt_make_read_only(*(const bool *)legacy, node->fd, m->point, err, errlen);
+}
+
+int kernel_fs_read_only(bool legacy, char *err, size_t errlen)
+{
+    return mnt_each(writable_kernel_fs, make_read_only, &legacy, err, errlen);
+}
+
+/* Mount a fresh, read-only `type` on `path` (relative to root_fd), if it
+ * is there (a minimal chroot may have no /sys). */
+static int fresh_read_only(int root_fd, const char *path, const char *type, const char *data,
+                           char *err, size_t errlen)
+{
+    struct sp_node dir;
+    if (safe_path_open(root_fd, path + 1, &dir) != 0)
+        return 0;
+    int rc = mnt_new(type, &dir, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, data, path, err, errlen);
+    safe_path_close(&dir);
     return rc;
 }
 
-int kernel_fs_sysfs(int root_fd, bool own_netns, char *err, size_t errlen)
+int kernel_fs_own_sysfs(int root_fd, char *err, size_t errlen)
 {
-    struct sp_node dir;
-    const char *path = own_netns ? "/sys" : "/sys/fs/cgroup";
-    if (safe_path_open(root_fd, path + 1, &dir) != 0)
-        return 0; /* no /sys (a minimal chroot): nothing to show or hide */
-    int rc = own_netns
-        ? mnt_new("sysfs", &dir, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, path, err, errlen)
-        : mnt_new("tmpfs", &dir, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0555,size=4k,nr_inodes=1",
-                  path, err, errlen);
-    if (rc != 0 && own_netns && errno == EPERM) {
+    int rc = fresh_read_only(root_fd, "/sys", "sysfs", NULL, err, errlen);
+    if (rc != 0 && errno == EPERM) {
         size_t n = strlen(err);
         snprintf(err + n, errlen - n, "; the kernel refuses a new sysfs while parts of /sys are masked "
                  "(a container's default masks): run the container with --security-opt systempaths=unconfined");
     }
-    safe_path_close(&dir);
     return rc;
+}
+
+int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen)
+{
+    return fresh_read_only(root_fd, "/sys/fs/cgroup", "tmpfs", "mode=0555,size=4k,nr_inodes=1", err, errlen);
 }

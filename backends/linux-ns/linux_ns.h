@@ -82,10 +82,12 @@ struct sp_node;
 int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
 /* Every writable kernel-filesystem mount of the view (outside the private
  * /proc and /dev) made read-only. */
-int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen);
-/* A fresh read-only sysfs on /sys (own_netns: once the init is in the
- * sandbox's network namespace), or the host's cgroup tree covered. */
-int kernel_fs_sysfs(int root_fd, bool own_netns, char *err, size_t errlen);
+int kernel_fs_read_only(bool legacy, char *err, size_t errlen);
+/* A fresh read-only sysfs on /sys, once the init is in the sandbox's own
+ * network namespace (it lists that namespace's devices). */
+int kernel_fs_own_sysfs(int root_fd, char *err, size_t errlen);
+/* With the host's sysfs: its cgroup tree covered by an empty tmpfs. */
+int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen);
 
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or

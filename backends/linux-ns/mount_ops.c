@@ -143,7 +143,8 @@ static int remount_fd(int fd, bool readonly)
     return mount(NULL, fd_path(fd).s, NULL, flags, NULL);
 }
 
-void mount_info_unescape(char *s)
+/* Decode mountinfo's octal escapes (\040 for a space, ...) in place. */
+static void unescape(char *s)
 {
     char *w = s;
     for (char *r = s; *r; ) {
@@ -157,19 +158,32 @@ void mount_info_unescape(char *s)
     *w = '\0';
 }
 
-static bool under(const char *mp, const char *prefix)
+/* One line of /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT OPTS
+ * [OPTIONAL...] - FSTYPE SOURCE SUPER".  False for a line that does not
+ * parse. */
+static bool parse_mount_info(char *line, struct mount_info *m)
 {
-    if (strcmp(prefix, "/") == 0)
-        return true;
-    size_t n = strlen(prefix);
-    return strncmp(mp, prefix, n) == 0 && (mp[n] == '/' || mp[n] == '\0');
+    line[strcspn(line, "\n")] = '\0';
+    char *save = NULL, *tok = strtok_r(line, " ", &save);
+    for (int i = 0; tok && i < 4; i++)
+        tok = strtok_r(NULL, " ", &save);
+    char *point = tok, *opts = strtok_r(NULL, " ", &save);
+    while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-") != 0)
+        ; /* optional fields */
+    char *fstype = strtok_r(NULL, " ", &save);
+    if (!point || !opts || !fstype)
+        return false;
+    unescape(point);
+    m->point = point;
+    m->fstype = fstype;
+    m->writable = strncmp(opts, "ro", 2) != 0 || (opts[2] != ',' && opts[2] != '\0');
+    return true;
 }
 
-/* Remount read-only every mount at or under `prefix`, as listed now.  A
- * mount point that cannot be reached by its name (EACCES, ENOENT: hidden
- * under another mount or in a directory we cannot search) cannot be reached
- * by the workload either and is skipped. */
-static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
+int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
+             int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg,
+                        char *err, size_t errlen),
+             const void *arg, char *err, size_t errlen)
 {
     int root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (root_fd < 0) {
@@ -186,38 +200,62 @@ static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
     size_t cap = 0;
     int rc = 0;
     while (rc == 0 && getline(&line, &cap, f) > 0) {
-        char *save = NULL, *mp = NULL;
-        char *tok = strtok_r(line, " ", &save);
-        for (int i = 0; tok && i < 4; i++)
-            tok = strtok_r(NULL, " ", &save);
-        mp = tok;
-        if (!mp)
-            continue;
-        mount_info_unescape(mp);
-        if (!under(mp, prefix))
+        struct mount_info m;
+        if (!parse_mount_info(line, &m) || !want(&m, arg))
             continue;
         /* Resolved without following symlinks: mountinfo paths are
          * canonical, and a link swapped in meanwhile must not redirect the
-         * remount (ELOOP fails closed). */
+         * change (ELOOP fails closed). */
         struct sp_node node;
-        int e = safe_path_open(root_fd, mp[1] ? mp + 1 : ".", &node);
+        int e = safe_path_open(root_fd, m.point[1] ? m.point + 1 : ".", &node);
         if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
             continue;
         if (e != 0) {
-            snprintf(err, errlen, "%s: cannot open mount point: %s", mp, strerror(-e));
+            snprintf(err, errlen, "%s (%s): cannot open the mount point: %s", m.point, m.fstype, strerror(-e));
             rc = -1;
             break;
         }
-        if (remount_fd(node.fd, true) != 0 && errno != EINVAL) {
-            snprintf(err, errlen, "%s: cannot remount read-only (bind-remount): %s", mp, strerror(errno));
-            rc = -1;
-        }
+        rc = act(&node, &m, arg, err, errlen);
         safe_path_close(&node);
     }
     free(line);
     fclose(f);
     close(root_fd);
     return rc;
+}
+
+static bool under(const char *mp, const char *prefix)
+{
+    if (strcmp(prefix, "/") == 0)
+        return true;
+    size_t n = strlen(prefix);
+    return strncmp(mp, prefix, n) == 0 && (mp[n] == '/' || mp[n] == '\0');
+}
+
+static bool at_or_under(const struct mount_info *m, const void *prefix)
+{
+    return under(m->point, prefix);
+}
+
+/* EINVAL: not the root of a mount (a mount point hidden by a mount above
+ * it resolves to that one's directory). */
+static int remount_read_only(const struct sp_node *node, const struct mount_info *m, const void *unused,
+                             char *err, size_t errlen)
+{
+    (void)unused;
+    if (remount_fd(node->fd, true) == 0 || errno == EINVAL)
+        return 0;
+    snprintf(err, errlen, "%s: cannot remount read-only (bind-remount): %s", m->point, strerror(errno));
+    return -1;
+}
+
+/* Remount read-only every mount at or under `prefix`, as listed now.  A
+ * mount point that cannot be reached by its name (EACCES, ENOENT: hidden
+ * under another mount or in a directory we cannot search) cannot be reached
+ * by the workload either and is skipped. */
+static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
+{
+    return mnt_each(at_or_under, remount_read_only, prefix, err, errlen);
 }
 
 static int legacy_bind(const struct sp_node *src, const struct sp_node *dst, enum bind_mode mode,

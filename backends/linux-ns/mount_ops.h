@@ -74,8 +74,22 @@ int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
 /* Make the one mount whose root `fd` is read-only (not its submounts). */
 int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t errlen);
 
-/* Decode /proc/self/mountinfo's octal escapes (\040 for a space) in place. */
-void mount_info_unescape(char *s);
+/* A mount as /proc/self/mountinfo lists it. */
+struct mount_info {
+    const char *point;   /* the mount point, unescaped */
+    const char *fstype;
+    bool writable;       /* the mount's own flags are not "ro" */
+};
+
+/* For every mount listed now that `want` accepts, resolve its mount point
+ * without following symlinks (one that cannot be reached by name — hidden
+ * under another mount, or in a directory that cannot be searched — cannot
+ * be reached by the workload either, and is skipped) and call `act` on it.
+ * 0, or -1 with err set (by act, or here). */
+int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
+             int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg,
+                        char *err, size_t errlen),
+             const void *arg, char *err, size_t errlen);
 
 /* Make every mount of the tree read-only (mount_setattr AT_RECURSIVE, or a
  * bind-remount of every entry of /proc/self/mountinfo). */

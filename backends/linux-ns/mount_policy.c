@@ -315,8 +315,8 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         kernel_fs_guard_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
         /* after the writable roots: one may hold a procfs or sysfs mount */
-        kernel_fs_read_only(v.root_fd, v.legacy, err, errlen) != 0 ||
-        (!st->netns && kernel_fs_sysfs(v.root_fd, false, err, errlen) != 0) ||
+        kernel_fs_read_only(v.legacy, err, errlen) != 0 ||
+        (!st->netns && kernel_fs_hide_cgroups(v.root_fd, err, errlen) != 0) ||
         denial_anchors(v.root_fd, v.legacy, roots, p, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||
         read_denials(&v, p, &devnull, NULL, err, errlen) != 0 ||
@@ -339,7 +339,7 @@ int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx
     struct sp_node devnull;
     int rc = -1;
     if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) == 0 &&
-        kernel_fs_sysfs(v.root_fd, true, err, errlen) == 0 &&
+        kernel_fs_own_sysfs(v.root_fd, err, errlen) == 0 &&
         /* the masks under /sys were made on the sysfs now covered */
         read_denials(&v, ctx->policy, &devnull, "/sys", err, errlen) == 0)
         rc = 0;
