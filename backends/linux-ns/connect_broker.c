@@ -226,14 +226,14 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
     return 0;
 }
 
-/* connect() without blocking, whatever the socket's mode: 0 or -errno. */
-static int connect_now(int sock, const struct sockaddr_storage *sa, socklen_t len)
+/* connect() without blocking, whatever the socket's mode (`flags`, its
+ * F_GETFL): 0 or -errno. */
+static int connect_now(int sock, int flags, const struct sockaddr_storage *sa, socklen_t len)
 {
-    int flags = fcntl(sock, F_GETFL);
-    if (flags >= 0 && !(flags & O_NONBLOCK))
+    if (!(flags & O_NONBLOCK))
         fcntl(sock, F_SETFL, flags | O_NONBLOCK);
     int rc = connect(sock, (const struct sockaddr *)sa, len) == 0 ? 0 : -errno;
-    if (flags >= 0 && !(flags & O_NONBLOCK))
+    if (!(flags & O_NONBLOCK))
         fcntl(sock, F_SETFL, flags);
     return rc;
 }
@@ -274,7 +274,7 @@ static void broker(struct connect_broker *b, const struct seccomp_notif *req)
     if (rc == 0 && (flags = fcntl(p.sock, F_GETFL)) < 0)
         rc = -errno;
     if (rc == 0)
-        rc = connect_now(p.sock, &p.addr, p.len);
+        rc = connect_now(p.sock, flags, &p.addr, p.len);
     bool blocking = !(flags & O_NONBLOCK);
     if (blocking && (rc == -EINPROGRESS || (rc == -EAGAIN && domain == AF_UNIX)) &&
         b->count < CONNECT_BROKER_MAX_PENDING) {
@@ -338,7 +338,8 @@ void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds)
             socklen_t n = sizeof soerr;
             rc = getsockopt(p->sock, SOL_SOCKET, SO_ERROR, &soerr, &n) != 0 ? -errno : -soerr;
         } else if (!p->in_progress) {
-            rc = connect_now(p->sock, &p->addr, p->len);
+            int flags = fcntl(p->sock, F_GETFL);
+            rc = flags < 0 ? -errno : connect_now(p->sock, flags, &p->addr, p->len);
             if (rc == -EAGAIN)
                 rc = 1;
         }

@@ -110,10 +110,8 @@ void ns_init_run(pid_t workload, int status_fd, int link, bool abstract_ok)
             connect_broker_progress(broker, p + 3);
         if (p[2].revents & POLLIN)
             connect_broker_serve(broker);
-        if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* no process has the filter any more */
-            close(listener);
-            listener = -1;
-        }
+        if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+            listener = -1; /* no process has the filter any more: stop polling (the broker keeps it) */
         if (p[0].revents) {
             struct signalfd_siginfo si;
             while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
