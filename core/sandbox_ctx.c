@@ -70,9 +70,9 @@ int sandbox_env_set(struct sandbox_ctx *ctx, const char *name, const char *value
 void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name)
 {
     size_t i;
-    /* Remove every copy: a hand-built environment may hold duplicates, and
-     * execve would pass the ones we did not see. */
-    while ((i = env_find(ctx, name)) < ctx->env_count) {
+    /* One copy at most: environment_capture() keeps one entry per name, and
+     * sandbox_env_set() replaces it. */
+    if ((i = env_find(ctx, name)) < ctx->env_count) {
         free(ctx->env[i]);
         memmove(&ctx->env[i], &ctx->env[i + 1], (ctx->env_count - i) * sizeof ctx->env[0]);
         ctx->env_count--;

@@ -53,7 +53,8 @@ static size_t keep_last_of_each_name(char **env, size_t n)
     qsort(pos, n, sizeof *pos, by_name_then_position);
     for (size_t k = 0; k + 1 < n; k++) {
         const char *a = env[pos[k]], *b = env[pos[k + 1]];
-        if (a && b && name_len(a) == name_len(b) && strncmp(a, b, name_len(a)) == 0) {
+        size_t na = name_len(a);
+        if (na == name_len(b) && strncmp(a, b, na) == 0) {
             free(env[pos[k]]);
             env[pos[k]] = NULL; /* an earlier copy of the next one's name */
         }
