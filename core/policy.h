@@ -82,10 +82,19 @@ const char *policy_mode_name(enum policy_mode mode);
 bool policy_mode_writes_cwd(enum policy_mode mode);
 
 /*
- * Syntax of one allowedHosts entry (README.md, "Policy").  Returns NULL when valid, or a
- * static string that says why not.  Shared with the egress backend so the
- * proxy and the parser agree on what an entry is.
+ * Syntax of one allowedHosts entry (README.md, "Policy"): host [":" port],
+ * "*.suffix" [":" port], "[v6]" [":" port] or a bare IPv6 literal.  Returns
+ * NULL when valid, or a static string that says why not.
  */
 const char *policy_host_entry_problem(const char *entry);
+
+/*
+ * The host and port of an entry: *host_len bytes of `entry` are the host
+ * (brackets included), *port is 1..65535, or 0 when the entry names no port
+ * (any port).  Returns what policy_host_entry_problem() would say of the
+ * host/port split, NULL when it is valid.  The egress backend compiles its
+ * rules with it, so parser and proxy split an entry the same way.
+ */
+const char *policy_host_entry_split(const char *entry, size_t *host_len, unsigned *port);
 
 #endif

@@ -161,13 +161,61 @@ static void normalize_path(char *path)
         path[len - 1] = '\0';
 }
 
-const char *policy_host_entry_problem(const char *entry)
+/* A port as written in an entry: 1..65535 in decimal, no sign, no leading 0. */
+static bool port_text_valid(const char *p, size_t n, unsigned *port)
+{
+    if (n == 0 || n > 5 || p[0] == '0')
+        return false;
+    unsigned v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        v = v * 10 + (unsigned)(p[i] - '0');
+    }
+    if (v > 65535)
+        return false;
+    *port = v;
+    return true;
+}
+
+const char *policy_host_entry_split(const char *entry, size_t *host_len, unsigned *port)
 {
     size_t len = strlen(entry);
-    if (len == 0)
+    const char *close = strchr(entry, ']');
+    const char *colon = strchr(entry, ':');
+    const char *port_text = NULL;
+    *host_len = len;
+    *port = 0;
+    if (entry[0] == '[') {
+        /* An IPv6 literal takes a port only in brackets: "[2001:db8::1]:22". */
+        if (!close)
+            return "opens '[' without a closing ']'";
+        if (strchr(entry + 1, '[') || strchr(close + 1, ']'))
+            return "'[' and ']' may only enclose a whole IPv6 literal";
+        if (close[1] != '\0' && close[1] != ':')
+            return "has something other than \":port\" after ']'";
+        *host_len = (size_t)(close + 1 - entry);
+        port_text = close[1] == ':' ? close + 2 : NULL;
+    } else if (strchr(entry, '[') || close) {
+        return "'[' and ']' may only enclose a whole IPv6 literal";
+    } else if (colon && !strchr(colon + 1, ':')) {
+        /* One colon: "host:port".  More: a bare IPv6 literal, which has no port. */
+        *host_len = (size_t)(colon - entry);
+        port_text = colon + 1;
+    }
+    if (*host_len == 0 || (entry[0] == '[' && *host_len == 2))
+        return "names no host";
+    if (port_text && !port_text_valid(port_text, strlen(port_text), port))
+        return "has a port that is not a number from 1 to 65535 (without leading zeros)";
+    if ((entry[0] == '[' ? *host_len - 2 : *host_len) > HOST_ENTRY_MAX)
+        return "names a host longer than 253 bytes";
+    return NULL;
+}
+
+const char *policy_host_entry_problem(const char *entry)
+{
+    if (entry[0] == '\0')
         return "must not be empty";
-    if (len > HOST_ENTRY_MAX)
-        return "is longer than 253 bytes";
     for (const unsigned char *c = (const unsigned char *)entry; *c; c++) {
         if (*c <= 0x20 || *c == 0x7F)
             return "contains whitespace or a control character";
@@ -182,10 +230,12 @@ const char *policy_host_entry_problem(const char *entry)
     if (star) {
         if (star != entry || entry[1] != '.' || strchr(entry + 1, '*'))
             return "'*' is allowed only as a leading \"*.\" (\"*.example.com\")";
-        if (entry[2] == '\0')
+        if (entry[2] == '\0' || entry[2] == ':')
             return "\"*.\" needs a suffix (\"*.example.com\")";
     }
-    return NULL;
+    size_t host_len;
+    unsigned port;
+    return policy_host_entry_split(entry, &host_len, &port);
 }
 
 typedef const char *(*item_problem_fn)(const char *);

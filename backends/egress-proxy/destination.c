@@ -7,7 +7,7 @@
 
 #include "destination.h"
 
-void dest_decide(const struct host_policy *policy, const char *host, size_t host_len,
+void dest_decide(const struct host_policy *policy, const char *host, size_t host_len, unsigned port,
                  struct dest_decision *out)
 {
     out->rule = NULL;
@@ -28,12 +28,17 @@ void dest_decide(const struct host_policy *policy, const char *host, size_t host
     default:
         break;
     }
-    if (!host_rules_match(policy->rules, policy->count, &out->host)) {
+    if (!host_rules_match(policy->rules, policy->count, &out->host, port)) {
         out->verdict = DEST_DENIED;
         out->rule = "allowedHosts";
-        snprintf(out->reason, sizeof out->reason,
-                 "'%s' is not in network.allowedHosts (%zu entr%s)", out->host.name,
-                 policy->count, policy->count == 1 ? "y" : "ies");
+        if (host_rules_name(policy->rules, policy->count, &out->host))
+            snprintf(out->reason, sizeof out->reason,
+                     "port %u of '%s' is not in network.allowedHosts (the host is allowed on other "
+                     "ports only)", port, out->host.name);
+        else
+            snprintf(out->reason, sizeof out->reason,
+                     "'%s' is not in network.allowedHosts (%zu entr%s)", out->host.name,
+                     policy->count, policy->count == 1 ? "y" : "ies");
         return;
     }
     out->verdict = out->host.is_literal ? DEST_CONNECT_LITERAL : DEST_RESOLVE;

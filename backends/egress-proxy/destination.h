@@ -32,7 +32,7 @@ struct dest_decision {
 };
 
 /* Decide on a requested host (bytes as sent) and port. */
-void dest_decide(const struct host_policy *policy, const char *host, size_t host_len,
+void dest_decide(const struct host_policy *policy, const char *host, size_t host_len, unsigned port,
                  struct dest_decision *out);
 
 /*

@@ -87,6 +87,16 @@ static int set_all(struct sandbox_ctx *ctx, const char *const *names, size_t n, 
     return 0;
 }
 
+/* An entry the policy parser accepted, split by the parser's own rule. */
+static void compile_entry(const char *entry, struct host_rule *rule)
+{
+    size_t host_len;
+    unsigned port;
+    if (policy_host_entry_split(entry, &host_len, &port) != NULL)
+        host_len = 0;   /* cannot happen for a parsed policy; matches nothing */
+    host_rule_compile(entry, host_len, port, rule);
+}
+
 static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
                                           unsigned front_ends)
 {
@@ -97,7 +107,7 @@ static struct egress_config *build_config(const struct policy *policy, const str
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
-        host_rule_compile(policy->network.allowed_hosts.items[i], &cfg->policy.rules[i]);
+        compile_entry(policy->network.allowed_hosts.items[i], &cfg->policy.rules[i]);
     cfg->policy.count = n;
     cfg->creds = *creds;
     cfg->front_ends = front_ends;
@@ -157,8 +167,8 @@ static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
         dest_host_parse(loopback[i], strlen(loopback[i]), &host);
         for (size_t j = 0; j < hosts->count && !named; j++) {
             struct host_rule rule;
-            host_rule_compile(hosts->items[j], &rule);
-            named = host_rules_match(&rule, 1, &host) != NULL;
+            compile_entry(hosts->items[j], &rule);
+            named = host_rules_name(&rule, 1, &host) != NULL;   /* on any port */
         }
         if (named)
             continue;

@@ -159,7 +159,7 @@ void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *ho
     c->port = port;
     c->deadline_ms = loop->now_ms + CONNECT_TIMEOUT_MS;
     conn_set_interest(loop, &c->cli, 0);
-    dest_decide(&loop->policy, host, host_len, &c->dest);
+    dest_decide(&loop->policy, host, host_len, port, &c->dest);
     if (c->dest.verdict == DEST_MALFORMED || c->dest.verdict == DEST_DENIED) {
         upstream_fail(loop, c, false);
         return;

@@ -75,20 +75,20 @@ enum host_parse_result dest_host_parse(const char *text, size_t len, struct dest
     return normalise_name(text, len, out->name);
 }
 
-void host_rule_compile(const char *entry, struct host_rule *out)
+void host_rule_compile(const char *entry, size_t host_len, unsigned port, struct host_rule *out)
 {
     memset(out, 0, sizeof *out);
     out->entry = entry;
-    size_t len = strlen(entry);
-    if (ip_literal_parse(entry, len, &out->literal) == 0) {
+    out->port = (unsigned short)port;
+    if (ip_literal_parse(entry, host_len, &out->literal) == 0) {
         out->kind = RULE_LITERAL;
         return;
     }
-    bool suffix = len > 2 && entry[0] == '*' && entry[1] == '.';
+    bool suffix = host_len > 2 && entry[0] == '*' && entry[1] == '.';
     const char *name = suffix ? entry + 2 : entry;
     /* A numeric-looking name is still a name here; it just never equals a
      * request, because such requests are refused before matching. */
-    enum host_parse_result r = normalise_name(name, strlen(name), out->text);
+    enum host_parse_result r = normalise_name(name, host_len - (size_t)(name - entry), out->text);
     if (r == HOST_BAD_SYNTAX) {
         out->kind = RULE_NEVER;
         return;
@@ -96,7 +96,7 @@ void host_rule_compile(const char *entry, struct host_rule *out)
     out->kind = suffix ? RULE_SUFFIX : RULE_EXACT;
 }
 
-static bool rule_allows(const struct host_rule *rule, const struct dest_host *host)
+static bool rule_names(const struct host_rule *rule, const struct dest_host *host)
 {
     switch (rule->kind) {
     case RULE_LITERAL:
@@ -116,10 +116,19 @@ static bool rule_allows(const struct host_rule *rule, const struct dest_host *ho
 }
 
 const struct host_rule *host_rules_match(const struct host_rule *rules, size_t count,
-                                         const struct dest_host *host)
+                                         const struct dest_host *host, unsigned port)
 {
     for (size_t i = 0; i < count; i++)
-        if (rule_allows(&rules[i], host))
+        if (rule_names(&rules[i], host) && (rules[i].port == 0 || rules[i].port == port))
+            return &rules[i];
+    return NULL;
+}
+
+const struct host_rule *host_rules_name(const struct host_rule *rules, size_t count,
+                                        const struct dest_host *host)
+{
+    for (size_t i = 0; i < count; i++)
+        if (rule_names(&rules[i], host))
             return &rules[i];
     return NULL;
 }

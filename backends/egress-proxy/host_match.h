@@ -38,15 +38,23 @@ struct host_rule {
     enum { RULE_EXACT, RULE_SUFFIX, RULE_LITERAL, RULE_NEVER } kind;
     struct ip_addr literal;
     char text[HOST_NAME_MAX_LEN + 2];     /* normalised name or suffix (without "*.") */
+    unsigned short port;                  /* 0: any port */
     const char *entry;                    /* the entry as written, for messages */
 };
 
-/* Compile an entry (already syntax-checked by policy_host_entry_problem).
- * An entry that can match nothing (e.g. "host:443") compiles to RULE_NEVER. */
-void host_rule_compile(const char *entry, struct host_rule *out);
+/*
+ * Compile an entry whose first host_len bytes are the host and whose port
+ * is `port` (0 for any), as policy_host_entry_split() splits it.  An entry
+ * that can match nothing (e.g. "[example.com]") compiles to RULE_NEVER.
+ */
+void host_rule_compile(const char *entry, size_t host_len, unsigned port, struct host_rule *out);
 
-/* The first rule that allows `host`, or NULL. */
+/* The first rule that allows `host` on `port`, or NULL. */
 const struct host_rule *host_rules_match(const struct host_rule *rules, size_t count,
-                                         const struct dest_host *host);
+                                         const struct dest_host *host, unsigned port);
+
+/* The first rule that names `host`, on whatever port, or NULL. */
+const struct host_rule *host_rules_name(const struct host_rule *rules, size_t count,
+                                        const struct dest_host *host);
 
 #endif

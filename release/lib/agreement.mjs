@@ -28,7 +28,11 @@ function tsVerdict(value) {
         return { accepted: true, paths: [] };
     } catch (error) {
         if (!(error instanceof SupervisorPolicyError)) throw error;
-        return { accepted: false, paths: [...new Set(error.problems.map((p) => p.path))] };
+        return {
+            accepted: false,
+            paths: [...new Set(error.problems.map((p) => p.path))],
+            hosts: error.problems.filter((p) => p.path.startsWith(HOST_ITEM)).map((p) => `${p.path}: ${p.message}`),
+        };
     }
 }
 
@@ -42,9 +46,12 @@ function cVerdict(text) {
     // and its last path may be cut short.
     const truncated = Buffer.byteLength(r.stderr) >= DIAG_LINE_MAX;
     if (truncated) paths.pop();
-    return { accepted: false, paths: [...new Set(paths)], truncated, detail: line };
+    const hosts = line.split("; ").filter((p) => p.startsWith(HOST_ITEM));
+    if (truncated) hosts.pop();
+    return { accepted: false, paths: [...new Set(paths)], hosts, truncated, detail: line };
 }
 const DIAG_LINE_MAX = 1023;
+const HOST_ITEM = "$.network.allowedHosts[";
 
 function compare(value, text) {
     const ts = tsVerdict(value);
@@ -52,6 +59,9 @@ function compare(value, text) {
     if (ts.accepted !== c.accepted) return `TypeScript ${ts.accepted ? "accepts" : "refuses"}, C ${c.accepted ? "accepts" : "refuses"} (C: ${c.detail}; TS paths: ${ts.paths.join(" ")})`;
     const tsPaths = c.truncated ? ts.paths.slice(0, c.paths.length) : ts.paths;
     if (tsPaths.join(" ") !== c.paths.join(" ")) return `paths or their order differ: TypeScript ${ts.paths.join(" ")} / C ${c.paths.join(" ")}`;
+    const tsHosts = c.truncated ? (ts.hosts ?? []).slice(0, c.hosts.length) : (ts.hosts ?? []);
+    if (!ts.accepted && tsHosts.join("; ") !== c.hosts.join("; "))
+        return `allowedHosts messages differ: TypeScript "${tsHosts.join("; ")}" / C "${c.hosts.join("; ")}"`;
     return undefined;
 }
 
@@ -89,8 +99,10 @@ const pools = {
     mode: [["read_only", "workspace_write", "auto", "full_access", "full_access"], ["READ_ONLY", "", 1, null, MISSING]],
     path: [["/", "/tmp", "/tmp/", "/a/b", "/.../x", "/é/ü", `/${"a".repeat(4094)}`, "/tmp/\ud83d\ude00", "/a b"],
         ["//", "/a//b", "/a/../b", "/a/./b", "/..", "rel", "", "/a\nb", "/a\u007fb", `/${"é".repeat(2048)}`, 1, null, ["/x"]]],
-    host: [["example.com", "*.example.com", "10.0.0.1", "[::1]", "é.example", `${"a".repeat(249)}.com`, "a\u00a0b", "."],
-        ["*", "*.", "a*b", "*.a*", "**.a", "a b", "a\tb", "u@h", "a/b", "", `${"a".repeat(250)}.com`, 7, null]],
+    host: [["example.com", "*.example.com", "10.0.0.1", "[::1]", "é.example", `${"a".repeat(249)}.com`, "a\u00a0b", ".",
+            "example.com:443", "*.example.com:22", "[2001:db8::1]:22", "127.0.0.1:65535", "2001:db8::1", `${"a".repeat(249)}.com:443`],
+        ["*", "*.", "a*b", "*.a*", "**.a", "a b", "a\tb", "u@h", "a/b", "", `${"a".repeat(250)}.com`, 7, null,
+            "a:0", "a:65536", "a:080", "a:", ":1", "*.:1", "[::1", "[::1]x", "[]", "a]", "a[b]", "[::1]:22]", "é:x"]],
     bool: [[true, false], ["true", 0, null, MISSING]],
     frontEnd: [["http", "socks5"], ["ftp", "HTTP", 1]],
 };

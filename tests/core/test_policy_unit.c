@@ -88,9 +88,14 @@ static void test_error_cap(void)
 static void test_host_entries(void)
 {
     static const char *const good[] = {"example.com", "*.example.com", "127.0.0.1", "::1",
-                                       "EXAMPLE.COM.", "xn--bcher-kva.example", "a"};
+                                       "EXAMPLE.COM.", "xn--bcher-kva.example", "a",
+                                       "example.com:443", "*.example.com:443", "[2001:db8::1]:22",
+                                       "127.0.0.1:8080", "[::1]", "2001:db8::1", "a:1", "a:65535"};
     static const char *const bad[] = {"", "*", "*.", "a*.com", "*a.com", "a.*", "*.*.a",
-                                      "a b", "a/b", "a@b", "a\tb", "a\x7f"};
+                                      "a b", "a/b", "a@b", "a\tb", "a\x7f",
+                                      "a:", "a:0", "a:65536", "a:080", "a:+80", "a:8o", ":443",
+                                      "*.:443", "[::1", "[::1]x", "[::1]:", "[]:22", "a]",
+                                      "a[b]", "[[::1]]", "[::1]:22]", "a:99999999999"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
         CU_ASSERT_PTR_NULL(policy_host_entry_problem(good[i]));
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
@@ -102,6 +107,21 @@ static void test_host_entries(void)
     long_host[253] = 'a';
     long_host[254] = '\0';
     CU_ASSERT_PTR_NOT_NULL(policy_host_entry_problem(long_host));
+    /* The limit is on the host: a 253-byte name still takes a port. */
+    memcpy(long_host + 253, ":443", 5);
+    CU_ASSERT_PTR_NULL(policy_host_entry_problem(long_host));
+
+    size_t host_len;
+    unsigned port;
+    CU_ASSERT_PTR_NULL(policy_host_entry_split("[2001:db8::1]:22", &host_len, &port));
+    CU_ASSERT_EQUAL(host_len, 13);
+    CU_ASSERT_EQUAL(port, 22);
+    CU_ASSERT_PTR_NULL(policy_host_entry_split("2001:db8::1", &host_len, &port));
+    CU_ASSERT_EQUAL(host_len, 11);
+    CU_ASSERT_EQUAL(port, 0);
+    CU_ASSERT_PTR_NULL(policy_host_entry_split("*.example.com:8443", &host_len, &port));
+    CU_ASSERT_EQUAL(host_len, 13);
+    CU_ASSERT_EQUAL(port, 8443);
 }
 
 static void test_nul_escape_not_truncated(void)

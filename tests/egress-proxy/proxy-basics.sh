@@ -126,6 +126,27 @@ expect_out '^AUTH-FAILED 0101$' "SOCKS5 wrong password refused"
 sbx "$BOTH" /bin/sh -c 'exec curl -sS -x "" --socks5-hostname "127.0.0.1:${ALL_PROXY##*:}" "$0"' "http://$O/hello"
 if [ "$RC" != 0 ] && ! printf '%s' "$OUT" | grep -q hello; then ok "SOCKS5 without credentials refused"; else fail "SOCKS5 without credentials: rc $RC $OUT"; fi
 
+# --- port rules: "host:port" allows that port only, on both front-ends -----
+[ -n "$DIGEST_PORT" ] || { echo "the origin's second port is missing"; exit 1; }
+PORTS=$(proxy_policy '"http","socks5"' "\"127.0.0.1:$ORIGIN_PORT\",\"[::1]:$DIGEST_PORT\"")
+sbx "$PORTS" /usr/bin/curl -sS "http://$O/hello"
+expect_out '^hello from origin$' "127.0.0.1:$ORIGIN_PORT allows that port (absolute URI)"
+sbx "$PORTS" /usr/bin/curl -sS -p "http://$O/hello"
+expect_out '^hello from origin$' "... and CONNECT to it"
+sbx "$PORTS" /usr/bin/curl -sS -i "http://127.0.0.1:$DIGEST_PORT/hello"
+expect_out '^HTTP/1.1 403' "another port on the same host: 403 (absolute URI)"
+expect_out "port $DIGEST_PORT of '127.0.0.1' is not in network.allowedHosts" "... and the body names the port"
+sbx "$PORTS" /usr/bin/curl -sS -p -o /dev/null -w '%{http_connect}\n' "http://127.0.0.1:$DIGEST_PORT/hello"
+expect_out '^403$' "another port on the same host: 403 on CONNECT"
+sbx "$PORTS" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 "$ORIGIN_PORT"
+expect_out '^BODY hello from origin$' "SOCKS5 to the allowed port"
+sbx "$PORTS" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 "$DIGEST_PORT"
+expect_out '^REPLY 2$' "SOCKS5 to another port on the same host: 0x02"
+sbx "$PORTS" "$PY" "$CLIENTS" socks 127.0.0.1 ipv4 1
+expect_out '^REPLY 2$' "SOCKS5 to a closed port that is not named: 0x02, not 0x05"
+sbx "$PORTS" "$PY" "$CLIENTS" socks ::1 ipv6 "$ORIGIN_PORT"
+expect_out '^REPLY 2$' "[::1]:$DIGEST_PORT does not allow [::1]:$ORIGIN_PORT"
+
 # --- isolation --------------------------------------------------------------
 if [ "$RUNNER" = portable ]; then
     # No network namespace here: on macOS, Seatbelt's profile (only the

@@ -11,6 +11,7 @@
 #include "addr_class.h"
 #include "destination.h"
 #include "host_match.h"
+#include "policy.h"
 #include "../cunit_run.h"
 
 static void test_literals(void)
@@ -174,15 +175,24 @@ static void test_host_parse(void)
     CU_ASSERT_EQUAL(dest_host_parse("a\0b.com", 7, &h), HOST_BAD_SYNTAX);
 }
 
+/* As the egress backend compiles an entry: split by the policy parser's rule. */
+static void compile(const char *entry, struct host_rule *rule)
+{
+    size_t host_len;
+    unsigned port;
+    CU_ASSERT_PTR_NULL_FATAL(policy_host_entry_split(entry, &host_len, &port));
+    host_rule_compile(entry, host_len, port, rule);
+}
+
 static void test_matching(void)
 {
     static const char *const entries[] = {
-        "Registry.NPMJS.org.", "*.pythonhosted.org", "127.0.0.1", "[::1]", "2130706433", "host:443",
+        "Registry.NPMJS.org.", "*.pythonhosted.org", "127.0.0.1", "[::1]", "2130706433", "[host]:443",
     };
     enum { N = sizeof entries / sizeof entries[0] };
     struct host_rule rules[N];
     for (size_t i = 0; i < N; i++)
-        host_rule_compile(entries[i], &rules[i]);
+        compile(entries[i], &rules[i]);
     static const struct { const char *host; int allowed; } cases[] = {
         {"registry.npmjs.org", 1},
         {"REGISTRY.npmjs.org.", 1},
@@ -205,9 +215,58 @@ static void test_matching(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct dest_host h;
         CU_ASSERT_EQUAL_FATAL(dest_host_parse(cases[i].host, strlen(cases[i].host), &h), HOST_OK);
-        CU_ASSERT_EQUAL(host_rules_match(rules, N, &h) != NULL, cases[i].allowed);
+        CU_ASSERT_EQUAL(host_rules_match(rules, N, &h, 443) != NULL, cases[i].allowed);
     }
     CU_ASSERT_EQUAL(rules[5].kind, RULE_NEVER);
+}
+
+static void test_port_rules(void)
+{
+    static const char *const entries[] = {
+        "example.com:443", "*.example.org:8443", "[2001:db8::1]:22", "127.0.0.1:8080", "any.example",
+        "::1",
+    };
+    enum { N = sizeof entries / sizeof entries[0] };
+    struct host_rule rules[N];
+    for (size_t i = 0; i < N; i++)
+        compile(entries[i], &rules[i]);
+    static const struct { const char *host; unsigned port; int allowed; int named; } cases[] = {
+        {"example.com", 443, 1, 1},
+        {"EXAMPLE.com.", 443, 1, 1},
+        {"example.com", 80, 0, 1},
+        {"example.com", 4430, 0, 1},
+        {"a.example.org", 8443, 1, 1},
+        {"a.example.org", 443, 0, 1},
+        {"example.org", 8443, 0, 0},
+        {"2001:db8::1", 22, 1, 1},
+        {"[2001:db8:0::1]", 22, 1, 1},
+        {"2001:db8::1", 2222, 0, 1},
+        {"127.0.0.1", 8080, 1, 1},
+        {"127.0.0.1", 8081, 0, 1},
+        {"127.0.0.2", 8080, 0, 0},
+        {"any.example", 1, 1, 1},
+        {"any.example", 65535, 1, 1},
+        {"::1", 80, 1, 1},            /* a bare IPv6 literal names no port: any */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct dest_host h;
+        CU_ASSERT_EQUAL_FATAL(dest_host_parse(cases[i].host, strlen(cases[i].host), &h), HOST_OK);
+        CU_ASSERT_EQUAL(host_rules_match(rules, N, &h, cases[i].port) != NULL, cases[i].allowed);
+        CU_ASSERT_EQUAL(host_rules_name(rules, N, &h) != NULL, cases[i].named);
+    }
+    CU_ASSERT_EQUAL(rules[0].port, 443);
+    CU_ASSERT_EQUAL(rules[4].port, 0);
+    CU_ASSERT_EQUAL(rules[5].port, 0);
+
+    /* The decision names the port when only the port is wrong. */
+    struct host_policy pol = {rules, N};
+    struct dest_decision d;
+    dest_decide(&pol, "example.com", 11, 22, &d);
+    CU_ASSERT_EQUAL(d.verdict, DEST_DENIED);
+    CU_ASSERT_STRING_EQUAL(d.rule, "allowedHosts");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.reason, "port 22"));
+    dest_decide(&pol, "example.com", 11, 443, &d);
+    CU_ASSERT_EQUAL(d.verdict, DEST_RESOLVE);
 }
 
 static void test_decision(void)
@@ -215,18 +274,18 @@ static void test_decision(void)
     static const char *const entries[] = {"localhost", "127.0.0.1", "public.example", "*.corp.example"};
     struct host_rule rules[4];
     for (size_t i = 0; i < 4; i++)
-        host_rule_compile(entries[i], &rules[i]);
+        compile(entries[i], &rules[i]);
     struct host_policy pol = {rules, 4};
     struct dest_decision d;
     struct ip_addr a;
 
-    dest_decide(&pol, "127.0.0.1", 9, &d);
+    dest_decide(&pol, "127.0.0.1", 9, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_CONNECT_LITERAL);
     CU_ASSERT_TRUE(dest_address_allowed(&d, &d.host.literal));
 
     /* A name that resolves inward is refused even though the policy also
      * names that very literal. */
-    dest_decide(&pol, "localhost", 9, &d);
+    dest_decide(&pol, "localhost", 9, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_RESOLVE);
     ip_literal_parse("127.0.0.1", 9, &a);
     CU_ASSERT_FALSE(dest_address_allowed(&d, &a));
@@ -234,7 +293,7 @@ static void test_decision(void)
     CU_ASSERT_STRING_EQUAL(d.rule, "address-class");
     CU_ASSERT_PTR_NOT_NULL(strstr(d.reason, "loopback"));
 
-    dest_decide(&pol, "x.corp.example", 14, &d);
+    dest_decide(&pol, "x.corp.example", 14, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_RESOLVE);
     static const char *const inward[] = {"10.0.0.1", "::ffff:192.168.0.1", "169.254.169.254", "64:ff9b::a00:1", "fd00::1", "100.64.1.1", "2002:a00:1::"};
     for (size_t i = 0; i < sizeof inward / sizeof inward[0]; i++) {
@@ -244,20 +303,20 @@ static void test_decision(void)
     ip_literal_parse("93.184.216.34", 13, &a);
     CU_ASSERT_TRUE(dest_address_allowed(&d, &a));
 
-    dest_decide(&pol, "other.example", 13, &d);
+    dest_decide(&pol, "other.example", 13, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_DENIED);
     CU_ASSERT_STRING_EQUAL(d.rule, "allowedHosts");
 
-    dest_decide(&pol, "2130706433", 10, &d);
+    dest_decide(&pol, "2130706433", 10, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_DENIED);
     CU_ASSERT_STRING_EQUAL(d.rule, "numeric-host-spelling");
 
-    dest_decide(&pol, "a b", 3, &d);
+    dest_decide(&pol, "a b", 3, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_MALFORMED);
 
     /* The empty list reaches nothing. */
     struct host_policy empty = {NULL, 0};
-    dest_decide(&empty, "public.example", 14, &d);
+    dest_decide(&empty, "public.example", 14, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_DENIED);
 }
 
@@ -270,6 +329,7 @@ int main(void)
     CU_add_test(s, "address classes and unwrapping", test_classes);
     CU_add_test(s, "requested host parsing", test_host_parse);
     CU_add_test(s, "allowedHosts matching", test_matching);
+    CU_add_test(s, "host:port rules", test_port_rules);
     CU_add_test(s, "destination decision", test_decision);
     return cunit_run_registry();
 }

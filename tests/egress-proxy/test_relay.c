@@ -282,7 +282,7 @@ static int suite_init(void)
     pthread_t t;
     if (pthread_create(&t, NULL, origin_main, (void *)(intptr_t)ofd) != 0)
         return -1;
-    host_rule_compile("127.0.0.1", &rule);
+    host_rule_compile("127.0.0.1", 9, 0, &rule);
     loop.policy.rules = &rule;
     loop.policy.count = 1;
     snprintf(loop.creds.user, sizeof loop.creds.user, "%s", PROXY_USER);

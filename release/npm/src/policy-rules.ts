@@ -48,10 +48,46 @@ export function policyPathProblem(path: string): string | undefined {
     return undefined;
 }
 
+/** A port as written in an entry: 1..65535 in decimal, no sign, no leading 0. */
+function portTextValid(text: string): boolean {
+    return /^[1-9][0-9]{0,4}$/.test(text) && Number(text) <= 65535;
+}
+
+/**
+ * The host/port split of an entry (policy_host_entry_split): host [":" port],
+ * "[v6]" [":" port], or a bare IPv6 literal (more than one ":"), which names
+ * no port. Returns why the split fails, or undefined.
+ */
+export function hostEntrySplitProblem(entry: string): string | undefined {
+    const close = entry.indexOf("]");
+    const colon = entry.indexOf(":");
+    let host = entry;
+    let port: string | undefined;
+    if (entry.startsWith("[")) {
+        if (close === -1) return "opens '[' without a closing ']'";
+        if (entry.indexOf("[", 1) !== -1 || entry.indexOf("]", close + 1) !== -1)
+            return "'[' and ']' may only enclose a whole IPv6 literal";
+        const after = entry.slice(close + 1);
+        if (after !== "" && !after.startsWith(":")) return 'has something other than ":port" after \']\'';
+        host = entry.slice(0, close + 1);
+        if (after !== "") port = after.slice(1);
+    } else if (entry.includes("[") || close !== -1) {
+        return "'[' and ']' may only enclose a whole IPv6 literal";
+    } else if (colon !== -1 && entry.indexOf(":", colon + 1) === -1) {
+        host = entry.slice(0, colon);
+        port = entry.slice(colon + 1);
+    }
+    if (host === "" || host === "[]") return "names no host";
+    if (port !== undefined && !portTextValid(port))
+        return "has a port that is not a number from 1 to 65535 (without leading zeros)";
+    const bare = host.startsWith("[") ? host.slice(1, -1) : host;
+    if (utf8ByteLength(bare) > HOST_ENTRY_MAX_BYTES) return "names a host longer than 253 bytes";
+    return undefined;
+}
+
 export function hostEntryProblem(entry: string): string | undefined {
     if (hasLoneSurrogate(entry)) return LONE_SURROGATE;
     if (entry.length === 0) return "must not be empty";
-    if (utf8ByteLength(entry) > HOST_ENTRY_MAX_BYTES) return "is longer than 253 bytes";
     for (const ch of entry) {
         const cp = ch.codePointAt(0) ?? 0;
         if (cp <= 0x20 || cp === 0x7f) return "contains whitespace or a control character";
@@ -63,7 +99,7 @@ export function hostEntryProblem(entry: string): string | undefined {
     if (star !== -1) {
         if (star !== 0 || entry[1] !== "." || entry.indexOf("*", 1) !== -1)
             return "'*' is allowed only as a leading \"*.\" (\"*.example.com\")";
-        if (entry.length === 2) return '"*." needs a suffix ("*.example.com")';
+        if (entry.length === 2 || entry[2] === ":") return '"*." needs a suffix ("*.example.com")';
     }
-    return undefined;
+    return hostEntrySplitProblem(entry);
 }

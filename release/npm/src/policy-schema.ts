@@ -14,15 +14,29 @@ import { Type, type Static } from "@sinclair/typebox";
 
 /** Longest accepted path, in UTF-8 bytes (PATH_MAX - 1). */
 export const POLICY_PATH_MAX_BYTES = 4095;
-/** Longest accepted allowedHosts entry, in UTF-8 bytes (a DNS name). */
+/** Longest host an allowedHosts entry may name, in UTF-8 bytes (a DNS name). */
 export const HOST_ENTRY_MAX_BYTES = 253;
+/** Longest whole entry: the host, brackets and ":65535". */
+const HOST_ENTRY_WITH_PORT_MAX_BYTES = HOST_ENTRY_MAX_BYTES + "[]:65535".length;
 
 // One path component: not "." or "..", no "/" and no control character.
 const PATH_COMPONENT = String.raw`(?!\.\.?(?:/|$))[^/\u0000-\u001f\u007f]+`;
 /** Absolute; no empty, "." or ".." component; one trailing "/" allowed. */
 export const POLICY_PATH_PATTERN = `^/(?:${PATH_COMPONENT}(?:/${PATH_COMPONENT})*/?)?$`;
-/** "host" or "*.suffix"; no whitespace, control character, "/", "@" or other "*". */
-export const HOST_ENTRY_PATTERN = String.raw`^(?:\*\.)?[^\u0000-\u0020\u007f/@*]+$`;
+// A name character (no colon) and an IPv6 literal character (colons allowed).
+const HOST_CHAR = String.raw`[^\u0000-\u0020\u007f/@*\[\]:]`;
+const V6_CHAR = String.raw`[^\u0000-\u0020\u007f/@*\[\]]`;
+const PORT = String.raw`(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?`;
+/**
+ * "host" or "*.suffix" with an optional ":port" (1..65535, no leading 0),
+ * "[v6]" with an optional ":port", or a bare IPv6 literal (two or more ":"),
+ * which names no port; at most 253 characters of host. No whitespace,
+ * control character, "/", "@" or other "*".
+ */
+export const HOST_ENTRY_PATTERN =
+    `^(?:(?=[^:]{1,253}(?::|$))(?:\\*\\.)?${HOST_CHAR}+${PORT}` +
+    `|\\[(?=${V6_CHAR}{1,253}\\])${V6_CHAR}+\\]${PORT}` +
+    `|(?=[^\\[\\]]{1,253}$)(?:\\*\\.(?!:))?${V6_CHAR}*:${V6_CHAR}*:${V6_CHAR}*)$`;
 
 export const SupervisorPolicyModeSchema = Type.Union([
     Type.Literal("read_only"),
@@ -40,7 +54,7 @@ export const PolicyPathListSchema = Type.Array(PolicyPathSchema);
 
 export const AllowedHostEntrySchema = Type.String({
     pattern: HOST_ENTRY_PATTERN,
-    maxLength: HOST_ENTRY_MAX_BYTES,
+    maxLength: HOST_ENTRY_WITH_PORT_MAX_BYTES,
 });
 
 export const OutgoingProxyFrontEndSchema = Type.Union([Type.Literal("http"), Type.Literal("socks5")]);

@@ -87,7 +87,7 @@ test("UTF-8 byte limits, not UTF-16 lengths", () => {
     assert.doesNotThrow(() => parseSupervisorPolicy({ ...minimal, network: { ...proxy, allowedHosts: [host253] } }));
     assert.equal(
         problemsOf({ ...minimal, network: { ...proxy, allowedHosts: [host254] } }).get("$.network.allowedHosts[0]"),
-        "is longer than 253 bytes",
+        "names a host longer than 253 bytes",
     );
 });
 
@@ -131,6 +131,11 @@ const hostSamples = [
     "example.com", "*.example.com", "*", "*.", "**.a", "a*", "a.*.b", "*.a*", "*a.com", ".", "a..b",
     "", " a", "a b", "a\tb", "a\u007f", "a/b", "http://a", "u@a", "[::1]", "10.0.0.1", "é.example",
     "a\u00a0b", `${"a".repeat(253)}`, `${"a".repeat(254)}`, "*.*", "*.a.*",
+    "example.com:443", "*.example.com:443", "[2001:db8::1]:22", "127.0.0.1:8080", "2001:db8::1", "::1",
+    "a:1", "a:65535", "a:65536", "a:0", "a:080", "a:", ":1", "*.:1", "*.a:1", "[::1", "[::1]x", "[::1]:",
+    "[]", "[]:1", "a]", "a[b]", "[[::1]]", "[::1]:22]", "a:b", "a:b:c", "*.a:b:c", "*.:a:b",
+    `${"a".repeat(253)}:443`, `${"a".repeat(254)}:443`, `[${"a".repeat(253)}]`, `[${"a".repeat(254)}]:1`,
+    `${"a:".repeat(126)}a`, `${"a:".repeat(127)}`, `*.${"a".repeat(251)}`, `*.${"a".repeat(252)}:1`,
 ];
 
 test("PolicyPathSchema agrees with the path rules", () => {
