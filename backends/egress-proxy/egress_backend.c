@@ -47,6 +47,8 @@
 
 static const char *const http_vars[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
 static const char *const socks_vars[] = {"ALL_PROXY", "all_proxy"};
+/* Node's fetch and http read HTTP_PROXY only with this set (Node >= 22.19). */
+static const char *const node_vars[] = {"NODE_USE_ENV_PROXY"};
 /* Set by neither front-end, so a caller's value would point the workload
  * at a proxy the policy never configured: always removed. */
 static const char *const foreign_vars[] = {"FTP_PROXY", "ftp_proxy"};
@@ -188,6 +190,7 @@ static enum sandbox_result set_proxy_env(struct sandbox_ctx *ctx, const struct p
     if (front_ends & POLICY_FRONT_END_HTTP) {
         snprintf(url, sizeof url, "http://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
         bad |= set_all(ctx, http_vars, COUNT(http_vars), url);
+        bad |= set_all(ctx, node_vars, COUNT(node_vars), "1");
         ctx->proxy_ports[ctx->proxy_port_count++] = http_port;
     }
     if (front_ends & POLICY_FRONT_END_SOCKS5) {
@@ -212,8 +215,10 @@ static unsigned remove_caller_vars(struct sandbox_ctx *ctx)
     unsigned fe = net->has_outgoing_proxy ? net->front_ends : 0;
     unset_all(ctx, foreign_vars, COUNT(foreign_vars));
     unset_all(ctx, no_proxy_vars, COUNT(no_proxy_vars));
-    if (!(fe & POLICY_FRONT_END_HTTP))
+    if (!(fe & POLICY_FRONT_END_HTTP)) {
         unset_all(ctx, http_vars, COUNT(http_vars));
+        unset_all(ctx, node_vars, COUNT(node_vars));
+    }
     if (!(fe & POLICY_FRONT_END_SOCKS5))
         unset_all(ctx, socks_vars, COUNT(socks_vars));
     return fe;
@@ -526,6 +531,7 @@ static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
     unset_all(ctx, foreign_vars, COUNT(foreign_vars));
     unset_all(ctx, no_proxy_vars, COUNT(no_proxy_vars));
     unset_all(ctx, http_vars, COUNT(http_vars));
+    unset_all(ctx, node_vars, COUNT(node_vars));
     unset_all(ctx, socks_vars, COUNT(socks_vars));
     return SANDBOX_OK;
 }

@@ -9,13 +9,14 @@ O="127.0.0.1:$ORIGIN_PORT"
 BOTH=$(proxy_policy '"http","socks5"' '"127.0.0.1","localhost","allowed.invalid"')
 
 # --- environment ---------------------------------------------------------
-HTTP_PROXY=http://caller:1 ALL_PROXY=socks5://caller:2 FTP_PROXY=x NO_PROXY=caller.example \
+HTTP_PROXY=http://caller:1 ALL_PROXY=socks5://caller:2 FTP_PROXY=x NO_PROXY=caller.example NODE_USE_ENV_PROXY=caller \
     sbx "$BOTH" /usr/bin/env
 expect_rc 0 "env under a proxy policy"
 expect_out "^HTTP_PROXY=http://sandbox:[0-9a-f]{64}@127\\.0\\.0\\.1:$HTTP_PORT_RE\$" "HTTP_PROXY carries the secret"
 expect_out "^https_proxy=http://sandbox:[0-9a-f]{64}@127\\.0\\.0\\.1:$HTTP_PORT_RE\$" "https_proxy set"
 expect_out "^ALL_PROXY=socks5h://sandbox:[0-9a-f]{64}@127\\.0\\.0\\.1:$SOCKS_PORT_RE\$" "ALL_PROXY is socks5h"
 expect_out '^NO_PROXY=::1$' "NO_PROXY keeps loopback names the policy does not route through the proxy"
+expect_out '^NODE_USE_ENV_PROXY=1$' "NODE_USE_ENV_PROXY=1, so Node's fetch and http use HTTP_PROXY"
 if printf '%s' "$OUT" | grep -qE '^[A-Za-z_]*(PROXY|proxy)=.*caller|^FTP_PROXY='; then fail "a caller's proxy variable leaked: $OUT"; else ok "caller's proxy variables replaced or removed"; fi
 S1=$(printf '%s' "$OUT" | sed -n 's/^HTTP_PROXY=http:\/\/sandbox:\([0-9a-f]*\)@.*/\1/p')
 sbx "$BOTH" /usr/bin/env
@@ -41,9 +42,11 @@ if printf '%s' "$OUT" | grep -qi '^all_proxy='; then fail "ALL_PROXY set without
 expect_out '^NO_PROXY=localhost,::1$' "NO_PROXY without the named 127.0.0.1"
 sbx "$(proxy_policy '"http"' '"LOCALHOST.","0:0::1"')" /usr/bin/env
 expect_out '^no_proxy=127.0.0.1$' "NO_PROXY judges 'named' like the proxy does (LOCALHOST., 0:0::1)"
-HTTP_PROXY=http://caller:1 ALL_PROXY=y no_proxy=z \
+HTTP_PROXY=http://caller:1 ALL_PROXY=y no_proxy=z NODE_USE_ENV_PROXY=1 \
     run_sup "$(policy full_access true true)" -- /usr/bin/env
-if printf '%s' "$OUT" | grep -qi '_proxy='; then fail "proxy variables inherited without a proxy: $OUT"; else ok "without a proxy, the caller's proxy variables arrive unset"; fi
+if printf '%s' "$OUT" | grep -qi '_proxy='; then fail "proxy variables inherited without a proxy: $OUT"; else ok "without a proxy, the caller's proxy variables (NODE_USE_ENV_PROXY too) arrive unset"; fi
+NODE_USE_ENV_PROXY=1 sbx "$(proxy_policy '"socks5"' '"127.0.0.1"')" /usr/bin/env
+if printf '%s' "$OUT" | grep -q '^NODE_USE_ENV_PROXY='; then fail "NODE_USE_ENV_PROXY kept without an http front-end"; else ok "no NODE_USE_ENV_PROXY without an http front-end (Node has no SOCKS support)"; fi
 
 # A hand-built environment with duplicates: exactly one copy arrives, ours.
 dupenv() {
