@@ -21,6 +21,7 @@
 #define HANDSHAKE_TIMEOUT_MS 10000       /* accept .. complete request (slowloris) */
 #define CONNECT_TIMEOUT_MS 15000         /* request .. upstream connected, lookup included */
 #define LINGER_TIMEOUT_MS 2000           /* draining a refused client before close */
+#define REUSE_IDLE_MS 1000               /* a reused connection ends once the origin is this quiet */
 
 enum watch_kind { W_LISTENER, W_RESOLVER, W_CONTROL, W_CLIENT, W_UPSTREAM };
 enum front_kind { FRONT_HTTP, FRONT_SOCKS5 };
@@ -62,6 +63,11 @@ struct direction {
     char *prefix;            /* bytes owed to dst before any pipe data */
     size_t prefix_len, prefix_off;
     bool src_eof, shut, maybe_full, dead;
+    /* limited: src may send dst only `limit` more bytes (the rest of one
+     * HTTP request's body); what it sends after them is read and dropped. */
+    bool limited;
+    unsigned long long limit;
+    bool excess;             /* bytes after the limit arrived: the client is reusing the connection */
 };
 
 struct conn {
@@ -112,6 +118,15 @@ void conn_close(struct egress_loop *loop, struct conn *c, bool reset);
 void conn_refuse(struct egress_loop *loop, struct conn *c, char *msg, size_t len);
 void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *host, size_t host_len,
                         unsigned short port);
+/*
+ * For a direction whose request is whole (direction_complete): read and drop
+ * what src has queued, a bounded amount.  Bytes there mean the client is
+ * reusing the connection for another request, which the origin (told
+ * "Connection: close") will not answer: d->excess is set, and the loop ends
+ * the connection once the origin has been quiet for REUSE_IDLE_MS.  Sets
+ * d->src_eof at src's end of stream or on an error; true if either.
+ */
+bool direction_discard(struct direction *d, int src);
 
 /* http_frontend.c / socks5_frontend.c: consume c->in; may call back into
  * conn_refuse / conn_request_ready. */
@@ -128,6 +143,24 @@ void upstream_resolved(struct egress_loop *loop, struct conn *c);
 void upstream_connect_next(struct egress_loop *loop, struct conn *c);
 void upstream_writable(struct egress_loop *loop, struct conn *c);
 void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout);
+
+/* The body limit of a direction, for both relays. */
+static inline bool direction_complete(const struct direction *d)
+{
+    return d->limited && d->limit == 0;
+}
+
+/* How much of `room` the source may fill. */
+static inline size_t direction_allowance(const struct direction *d, size_t room)
+{
+    return d->limited && d->limit < room ? (size_t)d->limit : room;
+}
+
+static inline void direction_took(struct direction *d, size_t n)
+{
+    if (d->limited)
+        d->limit -= n;
+}
 
 /* relay.c / relay_copy.c */
 extern const unsigned relay_fds_per_conn;   /* descriptors a busy tunnel holds */

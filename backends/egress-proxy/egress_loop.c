@@ -120,17 +120,37 @@ static void flush_step(struct egress_loop *loop, struct conn *c)
     conn_set_interest(loop, &c->cli, EV_IN);
 }
 
-static void linger_step(struct egress_loop *loop, struct conn *c)
+/* Read and drop what fd has queued, a bounded amount; true at its end of
+ * stream or on an error. */
+static bool discard_input(int fd, bool *dropped)
 {
     char sink[4096];
     for (int i = 0; i < 16; i++) {
-        ssize_t r = recv(c->cli.fd, sink, sizeof sink, 0);
-        if (r < 0 && errno == EAGAIN)
-            return;
+        ssize_t r = recv(fd, sink, sizeof sink, 0);
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return false;
         if (r <= 0)
-            break;
+            return true;
+        *dropped = true;
     }
-    conn_close(loop, c, false);
+    return false;
+}
+
+bool direction_discard(struct direction *d, int src)
+{
+    if (d->src_eof)
+        return true;
+    if (discard_input(src, &d->excess))
+        d->src_eof = true;
+    return d->src_eof;
+}
+
+static void linger_step(struct egress_loop *loop, struct conn *c)
+{
+    /* Until the client's end of stream, or the linger deadline (expire). */
+    bool dropped = false;
+    if (discard_input(c->cli.fd, &dropped))
+        conn_close(loop, c, false);
 }
 
 static void handshake_step(struct egress_loop *loop, struct conn *c)
@@ -263,7 +283,11 @@ static void accept_clients(struct egress_loop *loop, struct listener *l)
 static void client_event(struct egress_loop *loop, struct conn *c, struct endpoint *ep, uint32_t ev)
 {
     if (c->state == ST_RELAY) {
+        bool reused = c->dir[0].excess;
         relay_event(loop, c, ep, ev);
+        /* A reused connection lives while the origin still sends (expire). */
+        if (!c->closed && c->dir[0].excess && (!reused || ep == &c->up))
+            c->deadline_ms = loop->now_ms + REUSE_IDLE_MS;
         return;
     }
     if (ep == &c->up) {
@@ -293,7 +317,7 @@ static void expire(struct egress_loop *loop)
 {
     for (struct conn *c = loop->conns, *next; c; c = next) {
         next = c->next;
-        if (c->state == ST_RELAY || loop->now_ms < c->deadline_ms)
+        if ((c->state == ST_RELAY && !c->dir[0].excess) || loop->now_ms < c->deadline_ms)
             continue;
         if (c->state == ST_CONNECTING || c->state == ST_RESOLVING)
             upstream_fail(loop, c, true);

@@ -20,6 +20,7 @@ static const char *status_text(int status)
     case 400: return "Bad Request";
     case 403: return "Forbidden";
     case 407: return "Proxy Authentication Required";
+    case 411: return "Length Required";
     case 431: return "Request Header Fields Too Large";
     case 502: return "Bad Gateway";
     case 504: return "Gateway Timeout";
@@ -67,18 +68,30 @@ void http_frontend_connected(struct conn *c)
     c->dir[1].prefix_len = sizeof established - 1;
 }
 
-/* Bytes for the upstream: the rewritten head (absolute-URI requests only)
- * followed by whatever the client sent after its head. */
-static int set_upstream_prefix(struct conn *c, const char *head, size_t head_len, size_t consumed)
+/*
+ * Bytes for the upstream: for a CONNECT, whatever the client sent after its
+ * head (tunnel data); for an absolute-URI request, the rewritten head and
+ * the part of the body already here, with the relay allowed exactly the
+ * rest of the body (dir[0].limit).  Nothing after the body ever reaches
+ * the origin: a second request on the connection is read and dropped.
+ */
+static int set_upstream_prefix(struct conn *c, const struct http_request *req, const char *head,
+                               size_t head_len)
 {
-    size_t early = c->in_len - consumed;
+    size_t early = c->in_len - req->head_len;
+    if (!req->is_connect) {
+        if (early > req->body_len)
+            early = (size_t)req->body_len;
+        c->dir[0].limited = true;
+        c->dir[0].limit = req->body_len - early;
+    }
     if (head_len + early == 0)
         return 0;
     c->to_up = malloc(head_len + early);
     if (!c->to_up)
         return -1;
     memcpy(c->to_up, head, head_len);
-    memcpy(c->to_up + head_len, c->in + consumed, early);
+    memcpy(c->to_up + head_len, c->in + req->head_len, early);
     c->to_up_len = head_len + early;
     return 0;
 }
@@ -92,10 +105,12 @@ void http_frontend_step(struct egress_loop *loop, struct conn *c)
                                                   &rewritten_len);
     if (r == HTTP_NEED_MORE)
         return;
-    if (r == HTTP_MALFORMED || r == HTTP_TOO_LARGE) {
+    if (r != HTTP_PARSED) {
         char reason[160];
-        snprintf(reason, sizeof reason, "malformed request: %s", req.why ? req.why : "unparseable");
-        http_frontend_refuse(loop, c, r == HTTP_MALFORMED ? 400 : 431, NULL, reason);
+        snprintf(reason, sizeof reason, "%s: %s", r == HTTP_NEEDS_LENGTH ? "refused" : "malformed request",
+                 req.why ? req.why : "unparseable");
+        http_frontend_refuse(loop, c, r == HTTP_MALFORMED ? 400 : r == HTTP_TOO_LARGE ? 431 : 411, NULL,
+                             reason);
         return;
     }
     if (!req.has_credentials ||
@@ -107,8 +122,8 @@ void http_frontend_step(struct egress_loop *loop, struct conn *c)
         return;
     }
     c->http_connect = req.is_connect;
-    if (set_upstream_prefix(c, req.is_connect ? NULL : rewritten, req.is_connect ? 0 : rewritten_len,
-                            req.head_len) != 0) {
+    if (set_upstream_prefix(c, &req, req.is_connect ? NULL : rewritten,
+                            req.is_connect ? 0 : rewritten_len) != 0) {
         conn_close(loop, c, true);
         return;
     }

@@ -188,6 +188,47 @@ static enum http_parse_result split_fields(struct span block, struct field *fiel
     return HTTP_PARSED;
 }
 
+/* Content-Length = 1*DIGIT, at most 15 digits (under 1 PB; no overflow). */
+static bool parse_length(struct span value, unsigned long long *out)
+{
+    if (value.n == 0 || value.n > 15)
+        return false;
+    unsigned long long v = 0;
+    for (size_t i = 0; i < value.n; i++) {
+        if (value.p[i] < '0' || value.p[i] > '9')
+            return false;
+        v = v * 10 + (unsigned long long)(value.p[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* How long the body is, or why the framing is refused (RFC 9112 §6). */
+static enum http_parse_result body_framing(const struct field *fields, size_t count, bool is_connect,
+                                           struct http_request *req)
+{
+    bool length = false, chunked = false;
+    for (size_t i = 0; i < count; i++) {
+        if (span_is(fields[i].name, "Transfer-Encoding")) {
+            chunked = true;
+        } else if (span_is(fields[i].name, "Content-Length")) {
+            if (length)
+                return fail(req, HTTP_MALFORMED, "several Content-Length fields");
+            if (!parse_length(fields[i].value, &req->body_len))
+                return fail(req, HTTP_MALFORMED, "a Content-Length that is not a decimal number");
+            length = true;
+        }
+    }
+    if (length && chunked)
+        return fail(req, HTTP_MALFORMED, "both Content-Length and Transfer-Encoding");
+    if (is_connect && (length || chunked))
+        return fail(req, HTTP_MALFORMED, "a CONNECT request with a body");
+    if (chunked)
+        return fail(req, HTTP_NEEDS_LENGTH,
+                    "a Transfer-Encoding body: send Content-Length, or use CONNECT (https)");
+    return HTTP_PARSED;
+}
+
 static bool parse_basic_credentials(struct span value, struct http_request *req)
 {
     if (value.n < 6 || strncasecmp(value.p, "Basic ", 6) != 0)
@@ -330,7 +371,11 @@ enum http_parse_result http_parse_request(const char *buf, size_t len, struct ht
         if (req->has_credentials || !parse_basic_credentials(fields[i].value, req))
             return fail(req, HTTP_MALFORMED, "a repeated or malformed Proxy-Authorization");
     }
-    if (span_is(method, "CONNECT") && memcmp(method.p, "CONNECT", 7) == 0) {
+    bool is_connect = span_is(method, "CONNECT") && memcmp(method.p, "CONNECT", 7) == 0;
+    r = body_framing(fields, count, is_connect, req);
+    if (r != HTTP_PARSED)
+        return r;
+    if (is_connect) {
         req->is_connect = true;
         if (!parse_authority(target, true, 0, req))
             return fail(req, HTTP_MALFORMED, "CONNECT needs host:port");

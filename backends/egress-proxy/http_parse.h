@@ -5,7 +5,13 @@
  * blank line), checks it strictly, and says where to go.  For an
  * absolute-URI request it also produces the head to send to the origin:
  * origin-form target, Host rebuilt from the parsed authority, proxy
- * credentials and hop-by-hop fields removed, "Connection: close".
+ * credentials and hop-by-hop fields removed, "Connection: close" — and says
+ * how long the body is, so that exactly one request reaches the origin.
+ * Framing that two parsers could read two ways (request smuggling) is
+ * refused: Content-Length with Transfer-Encoding, several Content-Length
+ * fields, a body on CONNECT.  A chunked body is refused with 411: its
+ * framing would have to be parsed on the fly, and a body that can only be
+ * forwarded with a length is the smaller attack surface.
  */
 #ifndef HAS_EGRESS_HTTP_PARSE_H
 #define HAS_EGRESS_HTTP_PARSE_H
@@ -22,6 +28,7 @@ enum http_parse_result {
     HTTP_PARSED,
     HTTP_MALFORMED,     /* 400 */
     HTTP_TOO_LARGE,     /* 431: head or field count over the limits */
+    HTTP_NEEDS_LENGTH,  /* 411: a Transfer-Encoding body */
 };
 
 struct http_request {
@@ -35,7 +42,8 @@ struct http_request {
     char pass[256];
     size_t pass_len;
     size_t head_len;           /* bytes of the buffer the head used */
-    const char *why;           /* for HTTP_MALFORMED / HTTP_TOO_LARGE: a short reason */
+    unsigned long long body_len; /* Content-Length (0 without one): bytes after the head that belong to it */
+    const char *why;           /* for a refusal: a short reason */
 };
 
 /*

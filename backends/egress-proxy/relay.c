@@ -99,16 +99,22 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
                 progress = true;
             }
         }
-        if (!d->src_eof && !d->maybe_full && (d->pipe_rd >= 0 || src_ready) &&
+        if (direction_complete(d)) {
+            /* The request is whole: what the client sends now is dropped. */
+            if (!d->src_eof && src_ready && direction_discard(d, src))
+                progress = true;
+        } else if (!d->src_eof && !d->maybe_full && (d->pipe_rd >= 0 || src_ready) &&
             (d->pipe_rd < 0 || d->bytes < d->cap)) {
             if (d->pipe_rd < 0 && open_pipe(d) != 0)
                 return PUMP_ERROR;
-            ssize_t n = splice(src, NULL, d->pipe_wr, NULL, d->cap - d->bytes, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+            ssize_t n = splice(src, NULL, d->pipe_wr, NULL, direction_allowance(d, d->cap - d->bytes),
+                               SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
             if (n == 0) {
                 d->src_eof = true;
                 progress = true;
             } else if (n > 0) {
                 d->bytes += (size_t)n;
+                direction_took(d, (size_t)n);
                 progress = true;
             } else if (errno == EAGAIN) {
                 /* Either the socket is empty or the pipe is full (its slots
@@ -131,7 +137,9 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
 
 static uint32_t want_in(const struct direction *d)
 {
-    return (!d->src_eof && !d->dead && !d->maybe_full && (d->pipe_rd < 0 || d->bytes < d->cap)) ? EV_IN : 0;
+    if (d->src_eof || d->dead)
+        return 0;
+    return (direction_complete(d) || (!d->maybe_full && (d->pipe_rd < 0 || d->bytes < d->cap))) ? EV_IN : 0;
 }
 
 static uint32_t want_out(const struct direction *d)

@@ -109,7 +109,7 @@ static enum pump_result fill(struct direction *d, int src, bool *got)
     }
     if (d->bytes == d->cap)
         return PUMP_OK;
-    ssize_t r = recv(src, d->buf + d->bytes, d->cap - d->bytes, 0);
+    ssize_t r = recv(src, d->buf + d->bytes, direction_allowance(d, d->cap - d->bytes), 0);
     if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
         if (d->bytes == 0)
             drop_buffer(d);
@@ -123,6 +123,7 @@ static enum pump_result fill(struct direction *d, int src, bool *got)
             drop_buffer(d);
     } else {
         d->bytes += (size_t)r;
+        direction_took(d, (size_t)r);
     }
     *got = true;
     return PUMP_OK;
@@ -147,7 +148,11 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
         progress = moved > before;
         /* Read only when told the source is readable or when bytes are
          * already flowing (a drained buffer makes room to read more). */
-        if (!d->src_eof && has_room(d) && (src_ready || progress)) {
+        if (direction_complete(d)) {
+            /* The request is whole: what the client sends now is dropped. */
+            if (!d->src_eof && src_ready && direction_discard(d, src))
+                progress = true;
+        } else if (!d->src_eof && has_room(d) && (src_ready || progress)) {
             bool got = false;
             if (fill(d, src, &got) != PUMP_OK)
                 return PUMP_ERROR;
@@ -168,7 +173,7 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
 
 static uint32_t want_in(const struct direction *d)
 {
-    return (!d->src_eof && has_room(d)) ? EV_IN : 0;
+    return (!d->src_eof && (direction_complete(d) || has_room(d))) ? EV_IN : 0;
 }
 
 static uint32_t want_out(const struct direction *d)

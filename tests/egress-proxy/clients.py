@@ -4,7 +4,9 @@
 Proxy coordinates come from HTTP_PROXY / ALL_PROXY in the environment.
 Each command prints one line per finding and exits 0 when everything it
 checks held.
-  raw-http HOSTPORT-REQUEST-ESCAPED     send raw bytes, print the status line
+  raw-http REQUEST-ESCAPED              send raw bytes, print the status line
+  keepalive REQ1 REQ2                   REQ1, its whole response, then REQ2 on the
+                                        same connection: print what came back
   socks HOST ATYP PORT [USER PASS [CMD]] print the SOCKS5 reply code (or auth failure)
   concurrent N ORIGINPORT               N CONNECT tunnels open at once, then each fetches
   hostile ORIGINPORT                    hostile clients plus a good one, checks the good one
@@ -70,12 +72,39 @@ def expected(n, seed):
 
 def cmd_raw_http(req):
     s, auth = http_proxy_conn()
-    s.sendall(req.replace("AUTH", auth).encode().decode("unicode_escape").encode("latin-1"))
+    s.sendall(unescape(req, auth))
     head, _ = read_head(s)
     print(head.split("\r\n")[0] if head else "NO-RESPONSE")
     for line in head.split("\r\n")[1:]:
         if line.lower().startswith(("x-happy", "proxy-authenticate")):
             print(line)
+
+
+def unescape(req, auth):
+    return req.replace("AUTH", auth).encode().decode("unicode_escape").encode("latin-1")
+
+
+def cmd_keepalive(req1, req2):
+    s, auth = http_proxy_conn()
+    s.sendall(unescape(req1, auth))
+    head, rest = read_head(s)
+    print("FIRST", head.split("\r\n")[0] if head else "NO-RESPONSE")
+    length = 0
+    for line in head.split("\r\n")[1:]:
+        if line.lower().startswith("content-length:"):
+            length = int(line.split(":", 1)[1])
+    while len(rest) < length:
+        more = s.recv(65536)
+        if not more:
+            break
+        rest += more
+    s.settimeout(3)
+    try:
+        s.sendall(unescape(req2, auth))
+        more = s.recv(65536)
+        print("SECOND", more.split(b"\r\n")[0].decode("latin-1") if more else "CLOSED")
+    except OSError as e:
+        print("SECOND", type(e).__name__)
 
 
 def cmd_socks(host, atyp, port, user=None, pw=None, command="1"):

@@ -107,6 +107,8 @@ start_origin() {
     done
     ORIGIN_PORT=$(cat "$T_TMP/origin.port" 2>/dev/null)
     DIGEST_PORT=$(cat "$T_TMP/origin.port.digest" 2>/dev/null)
+    RECORD_PORT=$(cat "$T_TMP/origin.port.record" 2>/dev/null)
+    RECORD_DIR=$T_TMP/origin.port.rec
     [ -n "$ORIGIN_PORT" ] || { echo "the origin server did not start"; exit 1; }
 }
 

@@ -21,7 +21,7 @@ tests_egress_proxy_test_egress_sbpl_LDADD = $(CUNIT_LIBS)
 
 if HOST_LINUX
 BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
-	tests/egress-proxy/proxy-lifecycle.sh
+	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/proxy-strict.sh
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
@@ -51,7 +51,7 @@ tests_egress_proxy_egress_harness_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS
 tests_egress_proxy_egress_harness_portable_CFLAGS = $(AM_CFLAGS) -pthread
 tests_egress_proxy_egress_harness_portable_LDADD = core/libpolicy.a $(CJSON_LIBS) -lpthread
 BINARY_TESTS += tests/egress-proxy/portable-basics.sh tests/egress-proxy/portable-load.sh \
-	tests/egress-proxy/portable-lifecycle.sh
+	tests/egress-proxy/portable-lifecycle.sh tests/egress-proxy/portable-strict.sh
 # The relay and event layer as a unit, both implementations from one source:
 # epoll + splice (release) and poll + copy (macOS's).
 # The loop runs in a thread of the test; egress_process.c (fork, confinement)
@@ -80,8 +80,8 @@ endif
 EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/egress-lib.sh \
 	tests/egress-proxy/portable-basics.sh tests/egress-proxy/portable-load.sh \
-	tests/egress-proxy/portable-lifecycle.sh \
-	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
+	tests/egress-proxy/portable-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
+	tests/egress-proxy/portable-strict.sh tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
 	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py
 
 # libFuzzer target over the client-facing parsers (configure --enable-fuzzers).

@@ -3,13 +3,19 @@
 
 Routes: /hello; /bytes?n=N&seed=S (deterministic bytes); /trickle (1 KiB
 every 50 ms, forever); /echo-headers (the request head it received).
-Writes its port to PORTFILE once listening, and the port of a raw TCP
+Writes its port to PORTFILE once listening, the port of a raw TCP
 "digest" server (reads to end of stream, answers its SHA-256) to
-PORTFILE.digest.
+PORTFILE.digest, and the port of a "recording" origin to PORTFILE.record:
+it writes every byte each connection brings to PORTFILE.rec/conn-N and
+answers every request it can frame (head, then Content-Length bytes) with
+200 "recorded", never closing first -- a keep-alive origin that would serve
+whatever a proxy let through.
 """
 import hashlib
 import http.server
+import os
 import socketserver
+import threading
 import sys
 import time
 import urllib.parse
@@ -89,20 +95,60 @@ class DigestHandler(socketserver.BaseRequestHandler):
         self.request.sendall(h.hexdigest().encode() + b"\n")
 
 
+class RecordHandler(socketserver.BaseRequestHandler):
+    """Raw TCP: record everything received; answer each framed request."""
+
+    count = 0
+    lock = threading.Lock()
+
+    def handle(self):
+        with RecordHandler.lock:
+            RecordHandler.count += 1
+            n = RecordHandler.count
+        path = os.path.join(self.server.rec_dir, "conn-%d" % n)
+        buf = b""
+        with open(path, "wb", buffering=0) as rec:
+            while True:
+                data = self.request.recv(65536)
+                if not data:
+                    break
+                rec.write(data)
+                buf += data
+                buf = self.answer_framed(buf)
+
+    def answer_framed(self, buf):
+        while b"\r\n\r\n" in buf:
+            head, rest = buf.split(b"\r\n\r\n", 1)
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip() or b"0")
+            if len(rest) < length:
+                return buf
+            buf = rest[length:]
+            self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nrecorded\n")
+        return buf
+
+
 class RawServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     daemon_threads = True
 
 
 def main():
     raw = RawServer(("127.0.0.1", 0), DigestHandler)
-    import threading
     threading.Thread(target=raw.serve_forever, daemon=True).start()
     with open(sys.argv[1] + ".digest", "w") as f:
         f.write(str(raw.server_address[1]))
+    rec = RawServer(("127.0.0.1", 0), RecordHandler)
+    rec.rec_dir = sys.argv[1] + ".rec"
+    os.makedirs(rec.rec_dir, exist_ok=True)
+    threading.Thread(target=rec.serve_forever, daemon=True).start()
+    with open(sys.argv[1] + ".record", "w") as f:
+        f.write(str(rec.server_address[1]))
     srv = Server(("127.0.0.1", 0), Handler)
     with open(sys.argv[1] + ".tmp", "w") as f:
         f.write(str(srv.server_address[1]))
-    import os
     os.rename(sys.argv[1] + ".tmp", sys.argv[1])
     srv.serve_forever()
 

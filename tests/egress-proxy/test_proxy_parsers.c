@@ -83,6 +83,19 @@ static void test_http_absolute(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(rewritten, "Host: [::1]:81\r\n"));
 }
 
+static void test_http_body_length(void)
+{
+    struct http_request r;
+    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 123456789012345\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.body_len, 123456789012345ULL);
+    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.body_len, 0);
+    CU_ASSERT_EQUAL(parse("GET http://h/ HTTP/1.1\r\n\r\nGET http://h/2 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.body_len, 0);   /* no body: the second request is not part of this one */
+    rewritten[rewritten_len] = '\0';
+    CU_ASSERT_PTR_NULL(strstr(rewritten, "/2"));
+}
+
 static void test_http_hostile(void)
 {
     static const struct { const char *text; enum http_parse_result want; } cases[] = {
@@ -121,6 +134,23 @@ static void test_http_hostile(void)
         {"CONNECT h:443 HTTP/1.1\r\nProxy-Authorization: Bearer abc\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT h:443 HTTP/1.1\r\nProxy-Authorization: Basic bm9jb2xvbg==\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT h:443 HTTP/1.1\r\n" AUTH AUTH "\r\n", HTTP_MALFORMED},
+        /* Body framing two parsers could read two ways (smuggling). */
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\ncontent-length: 5\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4, 4\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: +4\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: -1\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 0x10\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length:\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 1234567890123456\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\n x\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", HTTP_NEEDS_LENGTH},
+        {"POST http://h/ HTTP/1.1\r\ntransfer-encoding: gzip, chunked\r\n\r\n", HTTP_NEEDS_LENGTH},
+        {"POST http://h/ HTTP/1.0\r\nTransfer-Encoding: identity\r\n\r\n", HTTP_NEEDS_LENGTH},
+        {"CONNECT h:443 HTTP/1.1\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED},
+        {"CONNECT h:443 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", HTTP_MALFORMED},
         {"\r\n\r\n", HTTP_MALFORMED},
         {"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", HTTP_MALFORMED}, /* a TLS ClientHello */
     };
@@ -336,6 +366,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("egress proxy parsers", NULL, NULL);
     CU_add_test(s, "HTTP CONNECT", test_http_connect);
     CU_add_test(s, "HTTP absolute-URI rewriting", test_http_absolute);
+    CU_add_test(s, "HTTP body length", test_http_body_length);
     CU_add_test(s, "HTTP hostile heads", test_http_hostile);
     CU_add_test(s, "HTTP limits", test_http_limits);
     CU_add_test(s, "SOCKS5 greeting, auth, request", test_socks5);
