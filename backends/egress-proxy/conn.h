@@ -24,7 +24,6 @@
 #define REUSE_IDLE_MS 1000               /* a reused connection ends once the origin is this quiet */
 
 enum watch_kind { W_LISTENER, W_RESOLVER, W_CONTROL, W_CLIENT, W_UPSTREAM };
-enum front_kind { FRONT_HTTP, FRONT_SOCKS5 };
 
 enum conn_state {
     ST_HANDSHAKE,   /* reading the client's request */
@@ -38,6 +37,26 @@ enum conn_state {
 enum socks_stage { S5_GREETING, S5_AUTH, S5_REQUEST };
 
 struct conn;
+struct egress_loop;
+
+/* Why a request is not served, in the terms of both front-ends. */
+struct refusal {
+    int http_status;            /* 400, 403, 502, 504 */
+    unsigned char socks_reply;  /* enum socks5_reply_code */
+    const char *rule;           /* the policy rule that refused (403 / 0x02), else NULL */
+    const char *reason;         /* one sentence for the client */
+};
+
+/* A front-end: what differs between the HTTP and the SOCKS5 protocol. */
+struct front_end {
+    const char *name;           /* "http", "socks5": as in the policy and the refusal report */
+    char wire_kind;             /* its letter in the listener hand-over (egress_process.h) */
+    void (*step)(struct egress_loop *loop, struct conn *c);   /* consume c->in */
+    void (*refuse)(struct egress_loop *loop, struct conn *c, const struct refusal *why);
+    void (*connected)(struct conn *c);   /* owe the client the success reply (dir[1].prefix) */
+};
+
+extern const struct front_end http_front_end, socks5_front_end;
 
 /* What an evpoll readiness report points at: always starts with the kind. */
 struct watch {
@@ -72,7 +91,7 @@ struct direction {
 
 struct conn {
     struct endpoint cli, up;
-    enum front_kind front;
+    const struct front_end *front;
     enum conn_state state;
     enum socks_stage s5;
     unsigned char *in;               /* handshake bytes (CONN_IN_CAP), NULL once relaying */
@@ -99,7 +118,7 @@ struct conn {
 struct listener {
     struct watch w;
     int fd;
-    enum front_kind front;
+    const struct front_end *front;
 };
 
 struct egress_loop {
@@ -128,15 +147,6 @@ void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *ho
  */
 bool direction_discard(struct direction *d, int src);
 
-/* http_frontend.c / socks5_frontend.c: consume c->in; may call back into
- * conn_refuse / conn_request_ready. */
-void http_frontend_step(struct egress_loop *loop, struct conn *c);
-void http_frontend_refuse(struct egress_loop *loop, struct conn *c, int status, const char *rule,
-                          const char *reason);
-void http_frontend_connected(struct conn *c);
-void socks5_frontend_step(struct egress_loop *loop, struct conn *c);
-void socks5_frontend_refuse(struct egress_loop *loop, struct conn *c, unsigned char code);
-void socks5_frontend_connected(struct conn *c);
 
 /* upstream.c */
 void upstream_resolved(struct egress_loop *loop, struct conn *c);

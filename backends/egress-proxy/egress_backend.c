@@ -361,8 +361,8 @@ static enum sandbox_result egress_enter(struct sandbox_ctx *ctx)
     size_t n = 0;
     enum sandbox_result r = SANDBOX_OK;
     static const struct { unsigned bit; unsigned short port; char kind; } fronts[] = {
-        {POLICY_FRONT_END_HTTP, HTTP_PORT, 'H'},
-        {POLICY_FRONT_END_SOCKS5, SOCKS5_PORT, 'S'},
+        {POLICY_FRONT_END_HTTP, HTTP_PORT, EGRESS_KIND_HTTP},
+        {POLICY_FRONT_END_SOCKS5, SOCKS5_PORT, EGRESS_KIND_SOCKS5},
     };
     for (size_t i = 0; i < COUNT(fronts) && r == SANDBOX_OK; i++) {
         if (!(st->front_ends & fronts[i].bit))

@@ -167,10 +167,7 @@ static void handshake_step(struct egress_loop *loop, struct conn *c)
         return;
     }
     c->in_len += (size_t)r;
-    if (c->front == FRONT_HTTP)
-        http_frontend_step(loop, c);
-    else
-        socks5_frontend_step(loop, c);
+    c->front->step(loop, c);
 }
 
 void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *host, size_t host_len,

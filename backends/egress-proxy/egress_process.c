@@ -117,9 +117,12 @@ static size_t receive_listeners(int control, struct listener *out, char *err, si
         return 0;
     }
     for (size_t i = 0; i < count; i++) {
-        out[i].front = payload[1 + i] == 'S' ? FRONT_SOCKS5 : FRONT_HTTP;
-        if (!is_listening_tcp(out[i].fd) || fcntl(out[i].fd, F_SETFL, O_NONBLOCK) != 0) {
-            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening TCP socket", i);
+        char kind = (char)payload[1 + i];
+        out[i].front = kind == EGRESS_KIND_SOCKS5 ? &socks5_front_end
+                     : kind == EGRESS_KIND_HTTP ? &http_front_end : NULL;
+        if (!out[i].front || !is_listening_tcp(out[i].fd) || fcntl(out[i].fd, F_SETFL, O_NONBLOCK) != 0) {
+            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening TCP socket "
+                                  "of a known front-end", i);
             return 0;
         }
     }

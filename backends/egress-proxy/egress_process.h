@@ -16,6 +16,8 @@
 #define EGRESS_MSG_READY 'R'      /* egress -> supervisor / sandbox: all set */
 #define EGRESS_MSG_ERROR 'E'      /* followed by one line of text */
 #define EGRESS_MSG_LISTENERS 'L'  /* sandbox -> egress: kinds[], fds in SCM_RIGHTS */
+#define EGRESS_KIND_HTTP 'H'      /* a kinds[] entry: the listener is the http front-end */
+#define EGRESS_KIND_SOCKS5 'S'    /* ... the socks5 front-end */
 #define EGRESS_MAX_LISTENERS 2
 /*
  * Host-loopback builds (EGRESS_HOST_LOOPBACK): the socketpair is a stream

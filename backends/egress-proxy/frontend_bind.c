@@ -42,9 +42,9 @@ static int bind_one(unsigned short *port, char *err, size_t errlen)
 size_t frontend_bind(unsigned front_ends, struct listener *out, unsigned short ports[2], char *err,
                      size_t errlen)
 {
-    static const struct { unsigned bit; enum front_kind kind; } fronts[EGRESS_MAX_LISTENERS] = {
-        {POLICY_FRONT_END_HTTP, FRONT_HTTP},
-        {POLICY_FRONT_END_SOCKS5, FRONT_SOCKS5},
+    static const struct { unsigned bit; const struct front_end *front; } fronts[EGRESS_MAX_LISTENERS] = {
+        {POLICY_FRONT_END_HTTP, &http_front_end},
+        {POLICY_FRONT_END_SOCKS5, &socks5_front_end},
     };
     size_t n = 0;
     ports[0] = ports[1] = 0;
@@ -58,7 +58,7 @@ size_t frontend_bind(unsigned front_ends, struct listener *out, unsigned short p
             return 0;
         }
         out[n].fd = fd;
-        out[n].front = fronts[i].kind;
+        out[n].front = fronts[i].front;
         n++;
     }
     if (n == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "egress_process.h"
 
 #define RULE_HEADER "X-Happy-Agent-Supervisor-Refused-By"
 
@@ -28,8 +29,8 @@ static const char *status_text(int status)
     }
 }
 
-void http_frontend_refuse(struct egress_loop *loop, struct conn *c, int status, const char *rule,
-                          const char *reason)
+static void http_refuse(struct egress_loop *loop, struct conn *c, int status, const char *rule,
+                        const char *reason)
 {
     char body[800];
     int bn = snprintf(body, sizeof body, "happy-agent-supervisor egress proxy: %s\n%s", reason,
@@ -57,11 +58,16 @@ void http_frontend_refuse(struct egress_loop *loop, struct conn *c, int status, 
     conn_refuse(loop, c, msg, n > 0 && (size_t)n < cap ? (size_t)n : 0);
 }
 
-void http_frontend_connected(struct conn *c)
+static void http_refuse_op(struct egress_loop *loop, struct conn *c, const struct refusal *why)
+{
+    http_refuse(loop, c, why->http_status, why->rule, why->reason);
+}
+
+static void http_connected(struct conn *c)
 {
     static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
     if (!c->http_connect)
-        return;
+        return;   /* an absolute-URI request: the origin's response is the reply */
     /* Owed to the client before any upstream byte; relay_start takes it.
      * A static string: relay.c never frees dir[1].prefix for a CONNECT. */
     c->dir[1].prefix = (char *)established;
@@ -96,7 +102,7 @@ static int set_upstream_prefix(struct conn *c, const struct http_request *req, c
     return 0;
 }
 
-void http_frontend_step(struct egress_loop *loop, struct conn *c)
+static void http_step(struct egress_loop *loop, struct conn *c)
 {
     struct http_request req;
     static char rewritten[HTTP_REWRITE_MAX];
@@ -109,13 +115,13 @@ void http_frontend_step(struct egress_loop *loop, struct conn *c)
         char reason[160];
         snprintf(reason, sizeof reason, "%s: %s", r == HTTP_NEEDS_LENGTH ? "refused" : "malformed request",
                  req.why ? req.why : "unparseable");
-        http_frontend_refuse(loop, c, r == HTTP_MALFORMED ? 400 : r == HTTP_TOO_LARGE ? 431 : 411, NULL,
+        http_refuse(loop, c, r == HTTP_MALFORMED ? 400 : r == HTTP_TOO_LARGE ? 431 : 411, NULL,
                              reason);
         return;
     }
     if (!req.has_credentials ||
         !proxy_creds_check(&loop->creds, req.user, req.user_len, req.pass, req.pass_len)) {
-        http_frontend_refuse(loop, c, 407, NULL,
+        http_refuse(loop, c, 407, NULL,
                              req.has_credentials ? "wrong proxy credentials"
                                                  : "proxy credentials required (use the proxy URL "
                                                    "from HTTP_PROXY, which carries them)");
@@ -129,3 +135,11 @@ void http_frontend_step(struct egress_loop *loop, struct conn *c)
     }
     conn_request_ready(loop, c, req.host, req.host_len, req.port);
 }
+
+const struct front_end http_front_end = {
+    .name = "http",
+    .wire_kind = EGRESS_KIND_HTTP,
+    .step = http_step,
+    .refuse = http_refuse_op,
+    .connected = http_connected,
+};

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "conn.h"
+#include "egress_process.h"
 #include "egress_compat.h"
 #include "socks5_parse.h"
 
@@ -40,14 +41,19 @@ static void refuse_bytes(struct egress_loop *loop, struct conn *c, const unsigne
     conn_refuse(loop, c, msg, n);
 }
 
-void socks5_frontend_refuse(struct egress_loop *loop, struct conn *c, unsigned char code)
+static void socks5_refuse_code(struct egress_loop *loop, struct conn *c, unsigned char code)
 {
     unsigned char reply[10];
     socks5_reply((enum socks5_reply_code)code, reply);
     refuse_bytes(loop, c, reply, sizeof reply);
 }
 
-void socks5_frontend_connected(struct conn *c)
+static void socks5_refuse(struct egress_loop *loop, struct conn *c, const struct refusal *why)
+{
+    socks5_refuse_code(loop, c, why->socks_reply);
+}
+
+static void socks5_connected(struct conn *c)
 {
     static const unsigned char ok[10] = {0x05, 0x00, 0x00, 0x01};
     c->dir[1].prefix = (char *)ok;
@@ -113,7 +119,7 @@ static void step_request(struct egress_loop *loop, struct conn *c)
         return;
     }
     if (r == SOCKS5_UNSUPPORTED) {
-        socks5_frontend_refuse(loop, c, req.code);
+        socks5_refuse_code(loop, c, req.code);
         return;
     }
     size_t early = c->in_len - used;
@@ -128,7 +134,7 @@ static void step_request(struct egress_loop *loop, struct conn *c)
     conn_request_ready(loop, c, req.host, req.host_len, req.port);
 }
 
-void socks5_frontend_step(struct egress_loop *loop, struct conn *c)
+static void socks5_step(struct egress_loop *loop, struct conn *c)
 {
     if (c->s5 == S5_GREETING && !step_greeting(loop, c))
         return;
@@ -137,3 +143,11 @@ void socks5_frontend_step(struct egress_loop *loop, struct conn *c)
     if (c->s5 == S5_REQUEST)
         step_request(loop, c);
 }
+
+const struct front_end socks5_front_end = {
+    .name = "socks5",
+    .wire_kind = EGRESS_KIND_SOCKS5,
+    .step = socks5_step,
+    .refuse = socks5_refuse,
+    .connected = socks5_connected,
+};

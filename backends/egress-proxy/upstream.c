@@ -22,10 +22,8 @@
 static void refuse(struct egress_loop *loop, struct conn *c, int status, unsigned char socks_code,
                    const char *rule, const char *reason)
 {
-    if (c->front == FRONT_HTTP)
-        http_frontend_refuse(loop, c, status, rule, reason);
-    else
-        socks5_frontend_refuse(loop, c, socks_code);
+    struct refusal why = {status, socks_code, rule, reason};
+    c->front->refuse(loop, c, &why);
 }
 
 static unsigned char socks_code_for(int err)
@@ -93,10 +91,7 @@ static void connected(struct egress_loop *loop, struct conn *c)
 {
     int one = 1;
     setsockopt(c->up.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (c->front == FRONT_HTTP)
-        http_frontend_connected(c);
-    else
-        socks5_frontend_connected(c);
+    c->front->connected(c);
     relay_start(loop, c);
 }
 

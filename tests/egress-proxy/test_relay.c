@@ -289,7 +289,7 @@ static int suite_init(void)
     snprintf(loop.creds.secret, sizeof loop.creds.secret, "%s", SECRET);
     loop.max_conns = 1024;
     base64(PROXY_USER ":" SECRET, auth);
-    front = (struct listener){.fd = pfd, .front = FRONT_HTTP};
+    front = (struct listener){.fd = pfd, .front = &http_front_end};
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) != 0)
         return -1;
     return pthread_create(&loop_thread, NULL, loop_main, NULL) == 0 ? 0 : -1;
