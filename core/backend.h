@@ -53,7 +53,7 @@
 #include "policy.h"
 
 /* Bump whenever struct sandbox_backend or struct sandbox_ctx changes. */
-#define SANDBOX_BACKEND_ABI 2
+#define SANDBOX_BACKEND_ABI 3
 
 #define SANDBOX_BACKEND_SYMBOL "sandbox_backend_descriptor"
 
@@ -116,6 +116,19 @@ struct sandbox_ctx {
      */
     unsigned short proxy_ports[4];
     size_t proxy_port_count;
+
+    /*
+     * -1, or the caller's descriptor for event reports (--refusal-report):
+     * one JSON object per line, each written whole by one write(2) of at
+     * most PIPE_BUF bytes, so lines from several processes never interleave.
+     * A backend must never block on it (the caller may read slowly or not
+     * at all): it drops a line it cannot write at once and says so in its
+     * next one.  The core made it close-on-exec, so the workload never
+     * holds it; a backend that forks a helper without exec keeps it there
+     * on purpose and closes it everywhere else.  Line formats are the
+     * README's ("Refusal report").
+     */
+    int report_fd;
 
     /* One private slot per backend, indexed by its position in the walk. */
     void *backend_state[8];

@@ -67,6 +67,30 @@ static int set_transport(struct cli_options *out, enum cli_transport t,
     return 0;
 }
 
+static int set_report_fd(struct cli_options *out, const char *value, char *err, size_t errlen)
+{
+    if (out->report_fd >= 0)
+        FAIL("--refusal-report given twice");
+    if (parse_fd(value, &out->report_fd) != 0)
+        FAIL("--refusal-report: '%s' is not a descriptor number", value);
+    if (out->report_fd <= 2)
+        FAIL("--refusal-report: descriptor %d is stdin, stdout or stderr; pass a descriptor 3 or above",
+             out->report_fd);
+    return 0;
+}
+
+/* "--connect HOST PORT", alone on the command line. */
+static int parse_connect(int argc, char **argv, struct cli_options *out, char *err, size_t errlen)
+{
+    if (argc != 4)
+        FAIL("--connect takes exactly HOST PORT and nothing else (as an ssh ProxyCommand: "
+             "--connect %%h %%p)");
+    out->connect_host = argv[2];
+    out->connect_port = argv[3];
+    out->action = CLI_CONNECT;
+    return 0;
+}
+
 #ifdef HAS_DYNAMIC_BACKENDS
 static int take_developer_option(struct cli_options *out, int argc, char **argv, int *i,
                                  char *err, size_t errlen, bool *taken)
@@ -97,6 +121,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
 {
     memset(out, 0, sizeof *out);
     out->policy_fd = -1;
+    out->report_fd = -1;
+    if (argc > 1 && strcmp(argv[1], "--connect") == 0)
+        return parse_connect(argc, argv, out, err, errlen);
     int i;
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -112,6 +139,15 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->action = CLI_VERSION;
             return 0;
         }
+        if (take_value("--refusal-report", argc, argv, &i, &value, &missing)) {
+            if (missing)
+                FAIL("%s needs a descriptor number", arg);
+            if (set_report_fd(out, value, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (strcmp(arg, "--connect") == 0)
+            FAIL("--connect comes first and alone: " HAS_PROGRAM_NAME " --connect HOST PORT");
         enum cli_transport t = CLI_POLICY_NONE;
         if (take_value("--policy-fd", argc, argv, &i, &value, &missing))
             t = CLI_POLICY_FD;
@@ -139,6 +175,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (out->transport == CLI_POLICY_NONE)
         FAIL("no policy: give one of --policy JSON, --policy-fd N or --policy-file PATH");
+    if (out->report_fd >= 0 && out->report_fd == out->policy_fd)
+        FAIL("--refusal-report and --policy-fd name the same descriptor %d", out->report_fd);
     if (i >= argc)
         FAIL("no command: give the target after '--'");
     if (i + 1 >= argc || argv[i + 1][0] == '\0')
@@ -151,7 +189,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
 void cli_print_help(void)
 {
     fputs(
-        "Usage: " HAS_PROGRAM_NAME " (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]\n"
+        "Usage: " HAS_PROGRAM_NAME " [--refusal-report N] (--policy JSON | --policy-fd N | --policy-file PATH)\n"
+        "                              -- TARGET [ARG...]\n"
+        "       " HAS_PROGRAM_NAME " --connect HOST PORT\n"
         "       " HAS_PROGRAM_NAME " --help | --version\n"
         "\n"
         "Runs TARGET inside the operating system's sandbox, built from the JSON policy.\n"
@@ -159,6 +199,12 @@ void cli_print_help(void)
         "  --policy JSON        the policy document itself\n"
         "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
         "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
+        "  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
+        "                       to descriptor N (3 or above; never seen by TARGET)\n"
+        "\n"
+        "Inside a sandbox with an outgoing proxy:\n"
+        "  --connect HOST PORT  tunnel stdin/stdout to HOST:PORT through the proxy named by\n"
+        "                       HTTP_PROXY or ALL_PROXY (an ssh ProxyCommand: --connect %h %p)\n"
 #ifdef HAS_DYNAMIC_BACKENDS
         "\n"
         "Developer build:\n"

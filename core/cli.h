@@ -1,7 +1,9 @@
 /*
  * cli.h — the command line of README.md, "Command line".
  *
- *   happy-agent-supervisor (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]
+ *   happy-agent-supervisor [--refusal-report N] (--policy JSON | --policy-fd N | --policy-file PATH)
+ *                          -- TARGET [ARG...]
+ *   happy-agent-supervisor --connect HOST PORT
  *   happy-agent-supervisor --help | --version
  *
  * Developer builds (--enable-dynamic-backends) also accept --backend-dir DIR
@@ -23,6 +25,7 @@ enum cli_action {
     CLI_RUN,
     CLI_HELP,
     CLI_VERSION,
+    CLI_CONNECT,      /* --connect HOST PORT: the proxy client (proxy_connect.h) */
 };
 
 #define CLI_MAX_BACKEND_MODULES 8
@@ -36,6 +39,9 @@ struct cli_options {
     const char *backend_dir;  /* developer builds only */
     const char *backend_modules[CLI_MAX_BACKEND_MODULES];
     size_t backend_module_count;
+    int report_fd;            /* --refusal-report N, else -1 */
+    const char *connect_host; /* --connect */
+    const char *connect_port;
 };
 
 /*

@@ -84,7 +84,7 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
 }
 
 void launch(const struct policy *policy, const struct backend_set *backends,
-            char *const *argv, char **env, size_t env_count)
+            char *const *argv, char **env, size_t env_count, int report_fd)
 {
     require_coverage(policy, backends);
     static struct sandbox_ctx ctx;
@@ -98,6 +98,7 @@ void launch(const struct policy *policy, const struct backend_set *backends,
     ctx.env_count = env_count;
     ctx.monitor.pid = -1;
     ctx.monitor.status_fd = -1;
+    ctx.report_fd = report_fd;
     walk(backends, &ctx, PHASE_PREPARE);
     walk(backends, &ctx, PHASE_ENTER);
     walk(backends, &ctx, PHASE_HARDEN);

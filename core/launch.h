@@ -11,9 +11,9 @@
 #include "policy.h"
 
 /* Never returns: the target is exec'd, the workload's status reproduced, or
- * the run stops with 125. */
+ * the run stops with 125.  report_fd: --refusal-report's descriptor, or -1. */
 void launch(const struct policy *policy, const struct backend_set *backends,
-            char *const *argv, char **env, size_t env_count) __attribute__((noreturn));
+            char *const *argv, char **env, size_t env_count, int report_fd) __attribute__((noreturn));
 
 /* The enforcement bits `policy` needs (enum sandbox_enforcement). */
 unsigned policy_required_enforcement(const struct policy *policy);

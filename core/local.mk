@@ -17,6 +17,7 @@ happy_agent_supervisor_SOURCES = \
 	core/diag.h core/diag.c \
 	core/exec_target.h core/exec_target.c \
 	core/launch.h core/launch.c \
+	core/proxy_connect.h core/proxy_connect.c \
 	core/self_protect.h core/self_protect.c \
 	core/supervise.h core/supervise.c
 happy_agent_supervisor_CFLAGS = $(AM_CFLAGS)

@@ -16,6 +16,7 @@
 #include "launch.h"
 #include "policy.h"
 #include "policy_read.h"
+#include "proxy_connect.h"
 #include "self_protect.h"
 
 static char *read_policy_text(const struct cli_options *opts, size_t *len)
@@ -75,6 +76,22 @@ static void standard_descriptors_ensure(void)
     }
 }
 
+/*
+ * --refusal-report N: the descriptor must be open for writing, and it is
+ * made close-on-exec so the workload never inherits it (backends that fork
+ * helpers without exec keep it; see report_fd in backend.h).
+ */
+static void report_descriptor_claim(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0)
+        diag_fatal("--refusal-report: descriptor %d is not open: %s", fd, strerror(errno));
+    if ((flags & O_ACCMODE) == O_RDONLY)
+        diag_fatal("--refusal-report: descriptor %d is open for reading only; pass the write end", fd);
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0)
+        diag_fatal("--refusal-report: cannot make descriptor %d close-on-exec: %s", fd, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
     struct cli_options opts;
@@ -90,6 +107,10 @@ int main(int argc, char **argv)
         puts(HAS_PROGRAM_NAME " " PACKAGE_VERSION);
         return 0;
     }
+    if (opts.action == CLI_CONNECT)
+        return proxy_connect_main(opts.connect_host, opts.connect_port);
+    if (opts.report_fd >= 0)
+        report_descriptor_claim(opts.report_fd);
     size_t env_count = 0;
     char **env = environment_capture(&env_count);
     if (!env)
@@ -100,5 +121,5 @@ int main(int argc, char **argv)
     struct backend_set backends = {0};
     if (backends_load(&backends, &opts, err, sizeof err) != 0)
         diag_fatal("%s", err);
-    launch(policy, &backends, opts.target_argv, env, env_count);
+    launch(policy, &backends, opts.target_argv, env, env_count, opts.report_fd);
 }

@@ -129,6 +129,7 @@ struct egress_loop {
     size_t nconns, max_conns;
     struct conn *graveyard;          /* freed after the current batch of events */
     int64_t now_ms;
+    int report_fd;                   /* refusal report (refusal_report.h), or -1 */
 };
 
 /* egress_loop.c */

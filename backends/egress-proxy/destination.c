@@ -12,6 +12,7 @@ void dest_decide(const struct host_policy *policy, const char *host, size_t host
 {
     out->rule = NULL;
     out->reason[0] = '\0';
+    out->address[0] = '\0';
     switch (dest_host_parse(host, host_len, &out->host)) {
     case HOST_BAD_SYNTAX:
         out->verdict = DEST_MALFORMED;
@@ -56,6 +57,8 @@ bool dest_address_allowed(struct dest_decision *decision, const struct ip_addr *
         return true;
     char text[64] = "?";
     ip_format(addr, text, sizeof text);
+    if (!decision->address[0])   /* the first refused, when a name has several */
+        snprintf(decision->address, sizeof decision->address, "%s", text);
     decision->verdict = DEST_DENIED;
     decision->rule = "address-class";
     snprintf(decision->reason, sizeof decision->reason,

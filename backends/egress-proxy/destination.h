@@ -29,6 +29,7 @@ struct dest_decision {
      * response header, and a sentence for the body. */
     const char *rule;
     char reason[400];
+    char address[64];    /* for "address-class": the address refused, else "" */
 };
 
 /* Decide on a requested host (bytes as sent) and port. */

@@ -100,7 +100,7 @@ static void compile_entry(const char *entry, struct host_rule *rule)
 }
 
 static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
-                                          unsigned front_ends)
+                                          unsigned front_ends, int report_fd)
 {
     struct egress_config *cfg = calloc(1, sizeof *cfg);
     size_t n = policy->network.allowed_hosts.count;
@@ -113,6 +113,7 @@ static struct egress_config *build_config(const struct policy *policy, const str
     cfg->policy.count = n;
     cfg->creds = *creds;
     cfg->front_ends = front_ends;
+    cfg->report_fd = report_fd;
     return cfg;
 }
 
@@ -228,7 +229,7 @@ static unsigned remove_caller_vars(struct sandbox_ctx *ctx)
 static enum sandbox_result fork_egress(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
                                        unsigned front_ends, int sp[2])
 {
-    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends);
+    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends, ctx->report_fd);
     if (!cfg) {
         close(sp[0]);
         close(sp[1]);

@@ -28,6 +28,7 @@
 #include "frontend_bind.h"
 
 #define CONTROL_FD 3
+#define REPORT_FD 4
 
 __attribute__((noreturn)) static void report_and_exit(int control, const char *msg)
 {
@@ -42,28 +43,36 @@ __attribute__((noreturn)) static void report_and_exit(int control, const char *m
     _exit(1);
 }
 
-/* Keep stderr (for libc's own fatal messages) and the control socket as
- * descriptor 3; everything else the supervisor had open is none of the
- * egress process's business. */
-static int shed_descriptors(int control, char *err, size_t errlen)
+/* Keep stderr (for libc's own fatal messages), the control socket as
+ * descriptor 3 and the caller's refusal report as 4; everything else the
+ * supervisor had open is none of the egress process's business. */
+static int shed_descriptors(int control, int *report, char *err, size_t errlen)
 {
-    if (control != CONTROL_FD && dup2(control, CONTROL_FD) < 0) {
-        snprintf(err, errlen, "dup2 of the control socket: %s", strerror(errno));
+    /* Out of the way first: either may already be 3 or 4. */
+    int c = fcntl(control, F_DUPFD_CLOEXEC, REPORT_FD + 1);
+    int r = *report >= 0 ? fcntl(*report, F_DUPFD_CLOEXEC, REPORT_FD + 1) : -1;
+    if (c < 0 || (*report >= 0 && r < 0) || dup2(c, CONTROL_FD) < 0 || (r >= 0 && dup2(r, REPORT_FD) < 0)) {
+        snprintf(err, errlen, "cannot move the control socket or the report descriptor: %s", strerror(errno));
         return -1;
     }
+    int keep_below = r >= 0 ? REPORT_FD + 1 : CONTROL_FD + 1;
+    *report = r >= 0 ? REPORT_FD : -1;
+    /* Never wait for a caller that reads its report slowly (backend.h). */
+    if (*report >= 0)
+        fcntl(*report, F_SETFL, fcntl(*report, F_GETFL) | O_NONBLOCK);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0) {
         snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
         return -1;
     }
 #if defined(__linux__) && defined(SYS_close_range)
-    if (syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0) == 0)
+    if (syscall(SYS_close_range, (unsigned)keep_below, ~0U, 0) == 0)
         return 0;
 #endif
     {
         struct rlimit lim;
         long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 1048576 ? (long)lim.rlim_cur : 1048576;
-        for (long fd = CONTROL_FD + 1; fd < max; fd++)
+        for (long fd = keep_below; fd < max; fd++)
             close((int)fd);
     }
     return 0;
@@ -192,7 +201,8 @@ void egress_process_main(const struct egress_config *cfg, int control, pid_t par
      * not take the workload's network away (it ends with the supervisor,
      * through PR_SET_PDEATHSIG, not with the terminal's process group). */
     setsid();
-    if (shed_descriptors(control, err, sizeof err) != 0)
+    int report = cfg->report_fd;
+    if (shed_descriptors(control, &report, err, sizeof err) != 0)
         report_and_exit(control, err);
     control = CONTROL_FD;
     struct listener listeners[EGRESS_MAX_LISTENERS];
@@ -202,6 +212,7 @@ void egress_process_main(const struct egress_config *cfg, int control, pid_t par
     loop.policy = cfg->policy;
     loop.creds = cfg->creds;
     loop.max_conns = connection_cap();
+    loop.report_fd = report;
     if (egress_loop_run(&loop, listeners, count, control, err, sizeof err) != 0)
         report_and_exit(control, err);
     _exit(0);

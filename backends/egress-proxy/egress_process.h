@@ -33,6 +33,7 @@ struct egress_config {
     struct host_policy policy;
     struct proxy_creds creds;
     unsigned front_ends;          /* POLICY_FRONT_END_* (host-loopback builds bind these) */
+    int report_fd;                /* the caller's --refusal-report descriptor, or -1 */
 };
 
 /* Never returns.  `control` is the egress end of the socketpair, `parent`

@@ -10,7 +10,8 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/destination.h backends/egress-proxy/destination.c \
 	backends/egress-proxy/http_parse.h backends/egress-proxy/http_parse.c \
 	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
-	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c
+	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c \
+	backends/egress-proxy/refusal_report.h backends/egress-proxy/refusal_report.c
 EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c
 EGRESS_BACKEND_LIBS =
 # The egress process: one event loop over a small platform seam (evpoll.h:

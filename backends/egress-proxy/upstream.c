@@ -17,6 +17,7 @@
 
 #include "conn.h"
 #include "egress_compat.h"
+#include "refusal_report.h"
 #include "socks5_parse.h"
 
 static void refuse(struct egress_loop *loop, struct conn *c, int status, unsigned char socks_code,
@@ -24,6 +25,22 @@ static void refuse(struct egress_loop *loop, struct conn *c, int status, unsigne
 {
     struct refusal why = {status, socks_code, rule, reason};
     c->front->refuse(loop, c, &why);
+}
+
+/* The caller's refusal report: which destination, refused by what. */
+static void report_refusal(struct egress_loop *loop, struct conn *c)
+{
+    if (loop->report_fd < 0)
+        return;
+    struct refusal_event e = {
+        .front_end = c->front->name,
+        .host = c->dest.host.name,
+        .port = c->port,
+        .address = c->dest.address[0] ? c->dest.address : NULL,
+        .rule = c->dest.rule,
+        .reason = c->dest.reason,
+    };
+    refusal_report_write(loop->report_fd, &e);
 }
 
 static unsigned char socks_code_for(int err)
@@ -42,6 +59,7 @@ void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout)
     if (c->dest.verdict == DEST_MALFORMED) {
         refuse(loop, c, 400, SOCKS5_GENERAL_FAILURE, NULL, c->dest.reason);
     } else if (c->dest.verdict == DEST_DENIED) {
+        report_refusal(loop, c);
         refuse(loop, c, 403, SOCKS5_NOT_ALLOWED, c->dest.rule, c->dest.reason);
     } else if (timeout) {
         snprintf(reason, sizeof reason, "no connection to '%s' port %u within %d s",

@@ -109,6 +109,11 @@ int main(int argc, char **argv)
     ctx.policy = policy;
     ctx.argv = argv + 2;
     ctx.cwd = "/";
+    /* The supervisor's --refusal-report, for the portable path's tests. */
+    const char *report = getenv("EGRESS_HARNESS_REPORT_FD");
+    ctx.report_fd = report ? atoi(report) : -1;
+    if (ctx.report_fd >= 0)
+        fcntl(ctx.report_fd, F_SETFD, FD_CLOEXEC);
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     if (egress_proxy_backend.prepare(&ctx) != SANDBOX_OK)
         die("prepare", ctx.error);

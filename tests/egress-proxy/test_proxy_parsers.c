@@ -12,6 +12,7 @@
 
 #include "http_parse.h"
 #include "proxy_auth.h"
+#include "refusal_report.h"
 #include "socks5_parse.h"
 #include "../cunit_run.h"
 
@@ -94,6 +95,38 @@ static void test_http_body_length(void)
     CU_ASSERT_EQUAL(r.body_len, 0);   /* no body: the second request is not part of this one */
     rewritten[rewritten_len] = '\0';
     CU_ASSERT_PTR_NULL(strstr(rewritten, "/2"));
+}
+
+static void test_refusal_line(void)
+{
+    char line[REFUSAL_LINE_MAX];
+    struct refusal_event e = {.time = "2026-12-01T10:00:00.000Z", .front_end = "socks5", .host = "a.example",
+                              .port = 22, .address = NULL, .rule = "allowedHosts",
+                              .reason = "say \"no\"\\ \x01\n", .dropped = 2};
+    size_t n = refusal_report_format(line, sizeof line, &e);
+    CU_ASSERT_TRUE_FATAL(n > 0 && n < sizeof line);
+    line[n] = '\0';
+    CU_ASSERT_STRING_EQUAL(line,
+        "{\"event\":\"egress-refused\",\"time\":\"2026-12-01T10:00:00.000Z\",\"frontEnd\":\"socks5\","
+        "\"host\":\"a.example\",\"port\":22,\"address\":null,\"rule\":\"allowedHosts\","
+        "\"reason\":\"say \\\"no\\\"\\\\ \\u0001\\u000a\",\"dropped\":2}\n");
+    /* A host of 253 bytes and a long reason still fit one atomic line:
+     * the reason is shortened, the line never cut. */
+    char host[254], reason[400];
+    memset(host, 'h', 253);
+    host[253] = '\0';
+    memset(reason, '"', 399);
+    reason[399] = '\0';
+    e.host = host;
+    e.reason = reason;
+    e.address = "2001:db8::1";
+    n = refusal_report_format(line, sizeof line, &e);
+    CU_ASSERT_TRUE_FATAL(n > 0 && n <= sizeof line);
+    CU_ASSERT_EQUAL(line[n - 1], '\n');
+    CU_ASSERT_EQUAL(line[n - 2], '}');
+    CU_ASSERT_EQUAL(memchr(line, '\n', n - 1), NULL);
+    /* Too small for even the fixed part: nothing, not a fragment. */
+    CU_ASSERT_EQUAL(refusal_report_format(line, 40, &e), 0);
 }
 
 static void test_http_hostile(void)
@@ -367,6 +400,7 @@ int main(void)
     CU_add_test(s, "HTTP CONNECT", test_http_connect);
     CU_add_test(s, "HTTP absolute-URI rewriting", test_http_absolute);
     CU_add_test(s, "HTTP body length", test_http_body_length);
+    CU_add_test(s, "refusal report line", test_refusal_line);
     CU_add_test(s, "HTTP hostile heads", test_http_hostile);
     CU_add_test(s, "HTTP limits", test_http_limits);
     CU_add_test(s, "SOCKS5 greeting, auth, request", test_socks5);

@@ -288,6 +288,7 @@ static int suite_init(void)
     snprintf(loop.creds.user, sizeof loop.creds.user, "%s", PROXY_USER);
     snprintf(loop.creds.secret, sizeof loop.creds.secret, "%s", SECRET);
     loop.max_conns = 1024;
+    loop.report_fd = -1;
     base64(PROXY_USER ":" SECRET, auth);
     front = (struct listener){.fd = pfd, .front = &http_front_end};
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) != 0)

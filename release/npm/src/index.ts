@@ -1,6 +1,6 @@
 /**
- * @slopus/happy-agent-supervisor: validate a policy for the supervisor and
- * find the executable that enforces it.
+ * @slopus/happy-agent-supervisor: validate a policy for the supervisor, find
+ * the executable that enforces it, and read its refusal report.
  */
 export {
     parseSupervisorPolicy,
@@ -28,6 +28,13 @@ export {
     type OutgoingProxyFrontEnd,
 } from "./policy-schema.js";
 export { resolveSupervisorBinary, resolveLinuxSupervisorBinary } from "./resolve.js";
+export {
+    readRefusalReport,
+    parseRefusalLine,
+    RefusalReportError,
+    EgressRefusalSchema,
+    type EgressRefusal,
+} from "./refusal-report.js";
 export {
     SUPERVISOR_TARGETS,
     ACCEPTED_ARCHITECTURES,

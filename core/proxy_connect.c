@@ -1,0 +1,433 @@
+/*
+ * proxy_connect.c — see proxy_connect.h.  Blocking sockets and a poll(2)
+ * loop, like nc: the peer on each side (ssh, the proxy) reads whatever it
+ * is sent, so a blocking write cannot deadlock.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "proxy_connect.h"
+
+#define HEAD_MAX 8192
+#define FIELD_MAX 256
+
+/* The variables the egress backend sets, in the order they are tried. */
+static const char *const http_vars[] = {"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"};
+static const char *const socks_vars[] = {"ALL_PROXY", "all_proxy"};
+
+struct proxy_url {
+    bool socks;
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    char user[FIELD_MAX], pass[FIELD_MAX];
+};
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One line on stderr (ssh shows a ProxyCommand's stderr), exit status 125. */
+static int fail(const char *fmt, ...)
+{
+    char msg[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag("--connect: %s", msg);
+    return HAS_EXIT_FAILURE;
+}
+
+/* A host to put on the CONNECT line: a name ([A-Za-z0-9._-]) or an IPv6
+ * literal, nothing that could end the line or add a field. */
+static bool target_host_ok(const char *h)
+{
+    size_t n = strlen(h);
+    if (n == 0 || n > 253)
+        return false;
+    for (const char *p = h; *p; p++) {
+        char c = *p;
+        bool name = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '-' || c == '_' || c == ':';
+        if (!name)
+            return false;
+    }
+    if (strchr(h, ':')) {
+        struct in6_addr a;
+        return inet_pton(AF_INET6, h, &a) == 1;
+    }
+    return true;
+}
+
+static bool port_ok(const char *p, unsigned *port)
+{
+    size_t n = strlen(p);
+    if (n == 0 || n > 5 || p[0] == '0')
+        return false;
+    unsigned v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        v = v * 10 + (unsigned)(p[i] - '0');
+    }
+    *port = v;
+    return v >= 1 && v <= 65535;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* %XX-decode [p, p+n) into out (cap bytes with the NUL). */
+static bool percent_decode(const char *p, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (c == '%') {
+            int hi = i + 2 < n ? hex_value(p[i + 1]) : -1, lo = i + 2 < n ? hex_value(p[i + 2]) : -1;
+            if (hi < 0 || lo < 0)
+                return false;
+            c = (char)(hi << 4 | lo);
+            i += 2;
+        }
+        if (o + 1 >= cap || c == '\0')
+            return false;
+        out[o++] = c;
+    }
+    out[o] = '\0';
+    return true;
+}
+
+/* "http://user:pass@127.0.0.1:3128" or "socks5h://...": a loopback literal only. */
+static const char *parse_proxy_url(const char *text, bool socks, struct proxy_url *u)
+{
+    const char *scheme = socks ? (strncmp(text, "socks5h://", 10) == 0 ? "socks5h://" : "socks5://")
+                               : "http://";
+    if (strncmp(text, scheme, strlen(scheme)) != 0)
+        return socks ? "is not a socks5h:// URL" : "is not an http:// URL";
+    const char *auth = text + strlen(scheme);
+    const char *at = strrchr(auth, '@');
+    const char *hostport = at ? at + 1 : auth;
+    memset(u, 0, sizeof *u);
+    u->socks = socks;
+    if (at) {
+        const char *colon = memchr(auth, ':', (size_t)(at - auth));
+        if (!colon || !percent_decode(auth, (size_t)(colon - auth), u->user, sizeof u->user) ||
+            !percent_decode(colon + 1, (size_t)(at - colon - 1), u->pass, sizeof u->pass))
+            return "has malformed credentials";
+    }
+    char host[64];
+    const char *port_text;
+    if (hostport[0] == '[') {
+        const char *close = strchr(hostport, ']');
+        if (!close || close[1] != ':' || (size_t)(close - hostport) >= sizeof host)
+            return "has a malformed address";
+        memcpy(host, hostport + 1, (size_t)(close - hostport - 1));
+        host[close - hostport - 1] = '\0';
+        port_text = close + 2;
+    } else {
+        const char *colon = strchr(hostport, ':');
+        if (!colon || (size_t)(colon - hostport) >= sizeof host)
+            return "has no port";
+        memcpy(host, hostport, (size_t)(colon - hostport));
+        host[colon - hostport] = '\0';
+        port_text = colon + 1;
+    }
+    char port_copy[8];
+    snprintf(port_copy, sizeof port_copy, "%.*s", (int)strcspn(port_text, "/"), port_text);
+    unsigned port;
+    if (!port_ok(port_copy, &port))
+        return "has a malformed port";
+    struct sockaddr_in *in = (struct sockaddr_in *)(void *)&u->addr;
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)(void *)&u->addr;
+    if (inet_pton(AF_INET, host, &in->sin_addr) == 1 && (ntohl(in->sin_addr.s_addr) >> 24) == 127) {
+        in->sin_family = AF_INET;
+        in->sin_port = htons((unsigned short)port);
+        u->addr_len = sizeof *in;
+    } else if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1 && IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons((unsigned short)port);
+        u->addr_len = sizeof *in6;
+    } else {
+        return "does not name a loopback address (the sandbox's proxy front-ends are on 127.0.0.1)";
+    }
+    return NULL;
+}
+
+/* The first proxy variable that is set, parsed; its name in *var. */
+static int find_proxy(struct proxy_url *u, const char **var)
+{
+    for (int socks = 0; socks < 2; socks++) {
+        const char *const *names = socks ? socks_vars : http_vars;
+        size_t count = socks ? sizeof socks_vars / sizeof *socks_vars : sizeof http_vars / sizeof *http_vars;
+        for (size_t i = 0; i < count; i++) {
+            const char *v = getenv(names[i]);
+            if (!v || !*v)
+                continue;
+            *var = names[i];
+            const char *why = parse_proxy_url(v, socks, u);
+            return why ? fail("%s %s", names[i], why) : 0;
+        }
+    }
+    return fail("no proxy: HTTP_PROXY and ALL_PROXY are unset (run it inside a sandbox whose "
+                        "policy has network.outgoingProxy)");
+}
+
+static bool send_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t w = send(fd, p, len, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static bool write_all(int fd, const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static bool recv_exact(int fd, unsigned char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t r = recv(fd, buf, len, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        buf += r;
+        len -= (size_t)r;
+    }
+    return true;
+}
+
+static void base64_encode(const unsigned char *in, size_t n, char *out)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
+                     (i + 2 < n ? in[i + 2] : 0);
+        out[o++] = alphabet[v >> 18 & 63];
+        out[o++] = alphabet[v >> 12 & 63];
+        out[o++] = i + 1 < n ? alphabet[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? alphabet[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+/* The value of field `name` in a response head, or "" (into out). */
+static void head_field(const char *head, const char *name, char *out, size_t cap)
+{
+    size_t n = strlen(name);
+    out[0] = '\0';
+    for (const char *line = strstr(head, "\r\n"); line; line = strstr(line + 2, "\r\n")) {
+        if (strncasecmp(line + 2, name, n) == 0 && line[2 + n] == ':') {
+            const char *v = line + 3 + n;
+            v += strspn(v, " \t");
+            snprintf(out, cap, "%.*s", (int)strcspn(v, "\r"), v);
+            return;
+        }
+    }
+}
+
+/* HTTP CONNECT.  Bytes read past the reply's head are tunnel data: they go
+ * to *early (len *early_len) for stdout. */
+static int http_handshake(int fd, const struct proxy_url *u, const char *authority, char *early,
+                          size_t *early_len)
+{
+    char creds[2 * FIELD_MAX + 2], b64[(sizeof creds / 3 + 1) * 4 + 1], req[1024];
+    snprintf(creds, sizeof creds, "%s:%s", u->user, u->pass);
+    base64_encode((const unsigned char *)creds, strlen(creds), b64);
+    int n = snprintf(req, sizeof req, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n",
+                     authority, authority, b64);
+    explicit_bzero(creds, sizeof creds);
+    explicit_bzero(b64, sizeof b64);
+    bool sent = n > 0 && (size_t)n < sizeof req && send_all(fd, req, (size_t)n);
+    explicit_bzero(req, sizeof req);
+    if (!sent)
+        return fail("cannot send the CONNECT request to the proxy: %s", strerror(errno));
+    char head[HEAD_MAX + 1];
+    size_t len = 0;
+    char *end = NULL;
+    while (!end) {
+        if (len == HEAD_MAX)
+            return fail("the proxy's reply head is over %s bytes", "8192");
+        ssize_t r = recv(fd, head + len, HEAD_MAX - len, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return fail("the proxy closed the connection before replying to CONNECT %s", authority);
+        len += (size_t)r;
+        head[len] = '\0';
+        end = strstr(head, "\r\n\r\n");
+    }
+    size_t head_len = (size_t)(end + 4 - head);
+    *early_len = len - head_len;
+    memcpy(early, head + head_len, *early_len);
+    *end = '\0';
+    if (strncmp(head, "HTTP/1.1 200 ", 13) == 0 || strncmp(head, "HTTP/1.0 200 ", 13) == 0)
+        return 0;
+    /* A refusal: its status line, the rule, and the first line of its body. */
+    char rule[128], status[128];
+    head_field(head, "X-Happy-Agent-Supervisor-Refused-By", rule, sizeof rule);
+    snprintf(status, sizeof status, "%.*s", (int)strcspn(head, "\r"), head);
+    char body[600];
+    size_t got = *early_len < sizeof body - 1 ? *early_len : sizeof body - 1;
+    memcpy(body, early, got);
+    body[got] = '\0';
+    body[strcspn(body, "\n")] = '\0';
+    char what[900];
+    snprintf(what, sizeof what, "%s%s%s: %s", status, rule[0] ? ", refused by " : "", rule, body);
+    return fail("the proxy refused CONNECT %s: %s", authority, what);
+}
+
+static const char *socks_reply_text(unsigned char code)
+{
+    static const char *const text[] = {
+        "succeeded", "general failure", "not allowed by the sandbox's network policy (allowedHosts)",
+        "network unreachable", "host unreachable", "connection refused", "timed out",
+        "command not supported", "address type not supported",
+    };
+    return code < sizeof text / sizeof *text ? text[code] : "an unknown reply";
+}
+
+/* SOCKS5 with RFC 1929 credentials, the host as a domain name (ATYP 3). */
+static int socks_handshake(int fd, const struct proxy_url *u, const char *host, unsigned port)
+{
+    unsigned char msg[3 + 2 * FIELD_MAX + 300];
+    size_t ul = strlen(u->user), pl = strlen(u->pass), hl = strlen(host);
+    if (ul > 255 || pl > 255)
+        return fail("ALL_PROXY's credentials are too long for SOCKS5");
+    unsigned char greeting[3] = {5, 1, 2}, reply[2];
+    if (!send_all(fd, greeting, 3) || !recv_exact(fd, reply, 2) || reply[0] != 5 || reply[1] != 2)
+        return fail("the SOCKS5 proxy does not accept username/password authentication");
+    size_t n = 0;
+    msg[n++] = 1;
+    msg[n++] = (unsigned char)ul;
+    memcpy(msg + n, u->user, ul);
+    n += ul;
+    msg[n++] = (unsigned char)pl;
+    memcpy(msg + n, u->pass, pl);
+    n += pl;
+    bool sent = send_all(fd, msg, n);
+    explicit_bzero(msg, sizeof msg);
+    if (!sent || !recv_exact(fd, reply, 2) || reply[1] != 0)
+        return fail("the SOCKS5 proxy refused the credentials from ALL_PROXY");
+    n = 0;
+    msg[n++] = 5, msg[n++] = 1, msg[n++] = 0, msg[n++] = 3, msg[n++] = (unsigned char)hl;
+    memcpy(msg + n, host, hl);
+    n += hl;
+    msg[n++] = (unsigned char)(port >> 8);
+    msg[n++] = (unsigned char)port;
+    unsigned char head[5];
+    if (!send_all(fd, msg, n) || !recv_exact(fd, head, 5) || head[0] != 5)
+        return fail("the SOCKS5 proxy closed the connection during the request for %s", host);
+    if (head[1] != 0)
+        return fail("the SOCKS5 proxy refused %s port %u: %s", host, port, socks_reply_text(head[1]));
+    /* The bound address: its length depends on its type (we already have
+     * its first byte in head[4]). */
+    size_t rest = head[3] == 1 ? 4 - 1 + 2 : head[3] == 4 ? 16 - 1 + 2 : head[3] == 3 ? head[4] + 2u : 0;
+    unsigned char skip[300];
+    if (rest == 0 || !recv_exact(fd, skip, rest))
+        return fail("the SOCKS5 proxy sent a malformed reply for %s", host);
+    return 0;
+}
+
+/* stdin -> tunnel, tunnel -> stdout, until the tunnel ends. */
+static int relay(int fd)
+{
+    struct pollfd p[2] = {{.fd = 0, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+    char buf[65536];
+    for (;;) {
+        int r = poll(p, 2, -1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return fail("poll: %s", strerror(errno));
+        if (p[0].revents) {
+            ssize_t n = read(0, buf, sizeof buf);
+            if (n > 0 && !send_all(fd, buf, (size_t)n))
+                return fail("the tunnel failed while sending: %s", strerror(errno));
+            if (n == 0 || (n < 0 && errno != EINTR)) {
+                shutdown(fd, SHUT_WR);   /* pass the end of stdin on, keep reading */
+                p[0].fd = -1;
+            }
+        }
+        if (p[1].revents) {
+            ssize_t n = recv(fd, buf, sizeof buf, 0);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                return fail("the tunnel failed: %s", strerror(errno));
+            if (n == 0)
+                return 0;
+            if (!write_all(1, buf, (size_t)n))
+                return 0;   /* the reader of stdout is gone: so is the point */
+        }
+    }
+}
+
+int proxy_connect_main(const char *host, const char *port_text)
+{
+    unsigned port;
+    if (!target_host_ok(host))
+        return fail("'%s' is not a host name or an IPv6 literal", host);
+    if (!port_ok(port_text, &port))
+        return fail("'%s' is not a port from 1 to 65535", port_text);
+    signal(SIGPIPE, SIG_IGN);
+    struct proxy_url u;
+    const char *var = NULL;
+    int rc = find_proxy(&u, &var);
+    if (rc != 0)
+        return rc;
+    int fd = socket(u.addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&u.addr, u.addr_len) != 0)
+        return fail("cannot reach the proxy named by %s: %s", var, strerror(errno));
+    char authority[300];
+    snprintf(authority, sizeof authority, strchr(host, ':') ? "[%s]:%u" : "%s:%u", host, port);
+    char early[HEAD_MAX];
+    size_t early_len = 0;
+    rc = u.socks ? socks_handshake(fd, &u, host, port) : http_handshake(fd, &u, authority, early, &early_len);
+    explicit_bzero(&u, sizeof u);
+    if (rc != 0)
+        return rc;
+    if (early_len && !write_all(1, early, early_len))
+        return 0;
+    return relay(fd);
+}

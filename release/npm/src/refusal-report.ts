@@ -1,0 +1,72 @@
+/**
+ * The refusal report (README.md, "Refusal report"): with
+ * `--refusal-report N` the supervisor writes one JSON line to descriptor N
+ * for every destination its egress proxy refuses, as it happens. This is
+ * its typed reader.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+
+export const EgressRefusalSchema = Type.Object(
+    {
+        event: Type.Literal("egress-refused"),
+        /** RFC 3339 UTC with milliseconds. */
+        time: Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` }),
+        /** The front-end the workload used. */
+        frontEnd: Type.Union([Type.Literal("http"), Type.Literal("socks5")]),
+        /** The host as the workload named it, normalised (lower case, no trailing dot). */
+        host: Type.String({ minLength: 1 }),
+        port: Type.Integer({ minimum: 1, maximum: 65535 }),
+        /** For "address-class": the resolved address that was refused; else null. */
+        address: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+        /** The rule: not in allowedHosts (host or port), an inward address, or a numeric spelling. */
+        rule: Type.Union([
+            Type.Literal("allowedHosts"),
+            Type.Literal("address-class"),
+            Type.Literal("numeric-host-spelling"),
+        ]),
+        /** The sentence the workload's client was given. */
+        reason: Type.String(),
+        /** Lines the supervisor could not write (the reader was behind) just before this one. */
+        dropped: Type.Integer({ minimum: 0 }),
+    },
+    { additionalProperties: false },
+);
+
+export type EgressRefusal = Static<typeof EgressRefusalSchema>;
+
+/** A line that is not a refusal record (thrown by parseRefusalLine). */
+export class RefusalReportError extends Error {
+    constructor(readonly line: string, why: string) {
+        super(`not a refusal report line (${why}): ${line.length > 200 ? `${line.slice(0, 200)}...` : line}`);
+        this.name = "RefusalReportError";
+    }
+}
+
+/** One line of the report (without its newline), checked field by field. */
+export function parseRefusalLine(line: string): EgressRefusal {
+    let value: unknown;
+    try {
+        value = JSON.parse(line);
+    } catch {
+        throw new RefusalReportError(line, "not JSON");
+    }
+    const problem = Value.Errors(EgressRefusalSchema, value).First();
+    if (problem) throw new RefusalReportError(line, `${problem.path || "/"}: ${problem.message}`);
+    return value as EgressRefusal;
+}
+
+/**
+ * Every refusal on `stream` (the read end of the descriptor given as
+ * `--refusal-report N`), as it arrives, until the stream ends — when the
+ * supervisor and its egress process have exited. Throws RefusalReportError
+ * on a line that is not a refusal record.
+ */
+export async function* readRefusalReport(stream: Readable): AsyncGenerator<EgressRefusal> {
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    for await (const line of lines) {
+        if (line !== "") yield parseRefusalLine(line);
+    }
+}

@@ -1,0 +1,69 @@
+/**
+ * The refusal report's reader on lines as the supervisor writes them
+ * (tests/egress-proxy/proxy-report.sh checks the binary's side; the reader
+ * against a live binary is release/lib/report-reader.mjs).
+ */
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+import { parseRefusalLine, readRefusalReport, RefusalReportError } from "../src/refusal-report.js";
+
+const line = JSON.stringify({
+    event: "egress-refused",
+    time: "2026-12-01T10:55:23.452Z",
+    frontEnd: "http",
+    host: "blocked.example",
+    port: 443,
+    address: null,
+    rule: "allowedHosts",
+    reason: "'blocked.example' is not in network.allowedHosts (2 entries)",
+    dropped: 0,
+});
+
+test("a supervisor line parses into its typed record", () => {
+    const r = parseRefusalLine(line);
+    assert.equal(r.host, "blocked.example");
+    assert.equal(r.port, 443);
+    assert.equal(r.address, null);
+    assert.equal(r.rule, "allowedHosts");
+});
+
+test("lines that are not refusal records are refused, saying why", () => {
+    const base = JSON.parse(line) as Record<string, unknown>;
+    const bad: [string, string][] = [
+        ["not json", "{"],
+        ["an extra field", JSON.stringify({ ...base, extra: 1 })],
+        ["a missing field", JSON.stringify({ ...base, dropped: undefined })],
+        ["port 0", JSON.stringify({ ...base, port: 0 })],
+        ["port 65536", JSON.stringify({ ...base, port: 65536 })],
+        ["an unknown rule", JSON.stringify({ ...base, rule: "firewall" })],
+        ["an unknown front-end", JSON.stringify({ ...base, frontEnd: "ftp" })],
+        ["another event", JSON.stringify({ ...base, event: "egress-allowed" })],
+        ["a local time", JSON.stringify({ ...base, time: "2026-12-01 10:55:23" })],
+        ["an array", "[]"],
+    ];
+    for (const [what, text] of bad)
+        assert.throws(() => parseRefusalLine(text), RefusalReportError, what);
+});
+
+test("readRefusalReport yields each record as its line completes, across chunk boundaries", async () => {
+    const stream = new PassThrough();
+    const second = line.replace('"port":443', '"port":22').replace('"frontEnd":"http"', '"frontEnd":"socks5"');
+    const text = `${line}\n${second}\n`;
+    const got: number[] = [];
+    const reading = (async () => {
+        for await (const r of readRefusalReport(stream)) got.push(r.port);
+    })();
+    for (let i = 0; i < text.length; i += 7) stream.write(text.slice(i, i + 7));
+    stream.end();
+    await reading;
+    assert.deepEqual(got, [443, 22]);
+});
+
+test("readRefusalReport throws on a corrupt line rather than skipping it", async () => {
+    const stream = new PassThrough();
+    stream.end(`${line}\n{"event":"egress-refused"}\n`);
+    await assert.rejects(async () => {
+        for await (const _ of readRefusalReport(stream)) void _;
+    }, RefusalReportError);
+});
