@@ -10,6 +10,8 @@ checks held.
   socks HOST ATYP PORT [USER PASS [CMD]] print the SOCKS5 reply code (or auth failure)
   concurrent N ORIGINPORT               N CONNECT tunnels open at once, then each fetches
   hostile ORIGINPORT                    hostile clients plus a good one, checks the good one
+  tunnel HOST PORT                      CONNECT HOST:PORT, then relay stdin/stdout (an ssh
+                                        ProxyCommand that does not depend on the supervisor)
 """
 import base64
 import hashlib
@@ -265,6 +267,33 @@ def cmd_stall(origin_port, seconds):
     s.recv(100)
     print("STALLED", flush=True)
     time.sleep(float(seconds))
+
+
+def cmd_tunnel(host, port):
+    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    s, head, rest = connect_tunnel(target)
+    if not head.startswith("HTTP/1.1 200"):
+        sys.exit("tunnel: " + head.splitlines()[0] if head else "tunnel: no reply")
+    s.settimeout(None)
+    out = sys.stdout.buffer
+    out.write(rest)
+    out.flush()
+
+    def upstream():
+        while True:
+            data = os.read(0, 65536)
+            if not data:
+                s.shutdown(socket.SHUT_WR)
+                return
+            s.sendall(data)
+
+    threading.Thread(target=upstream, daemon=True).start()
+    while True:
+        data = s.recv(65536)
+        if not data:
+            return
+        out.write(data)
+        out.flush()
 
 
 def main():

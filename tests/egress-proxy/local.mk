@@ -22,7 +22,7 @@ tests_egress_proxy_test_egress_sbpl_LDADD = $(CUNIT_LIBS)
 if HOST_LINUX
 BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
-	tests/egress-proxy/proxy-report.sh
+	tests/egress-proxy/proxy-report.sh tests/egress-proxy/real-clients.sh
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
@@ -80,6 +80,7 @@ endif
 
 EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/egress-lib.sh \
+	tests/egress-proxy/real-clients.sh tests/egress-proxy/local_servers.py \
 	tests/egress-proxy/portable-basics.sh tests/egress-proxy/portable-load.sh \
 	tests/egress-proxy/portable-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
 	tests/egress-proxy/portable-strict.sh tests/egress-proxy/proxy-report.sh \
