@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "destination.h"
 #include "evpoll.h"
@@ -69,12 +70,12 @@ struct endpoint {
     int fd;
     uint32_t events;     /* interest currently registered (EV_IN | EV_OUT) */
     bool registered;
-    bool hup;            /* relay.c: peer fully closed, unwatched, read until EOF */
+    bool hup;            /* relay.c: peer fully closed (evpoll_hup_is_final), unwatched, read until EOF */
 };
 
-/* One direction of the relay: src -> pipe (relay.c) or buffer (relay_copy.c) -> dst. */
+/* One direction of the relay: src -> pipe (relay_splice.c) or buffer (relay_copy.c) -> dst. */
 struct direction {
-    int pipe_rd, pipe_wr;    /* relay.c: -1 until the first byte arrives (idle tunnels cost no pipe) */
+    int pipe_rd, pipe_wr;    /* relay_splice.c: -1 until the first byte arrives (idle tunnels cost no pipe) */
     char *buf;               /* relay_copy.c: NULL while empty (idle tunnels cost no buffer) */
     size_t head;             /* relay_copy.c: next byte of buf to send */
     size_t bytes;            /* in the pipe / end of the data in buf */
@@ -173,8 +174,28 @@ static inline void direction_took(struct direction *d, size_t n)
         d->limit -= n;
 }
 
-/* relay.c / relay_copy.c */
-extern const unsigned relay_fds_per_conn;   /* descriptors a busy tunnel holds */
+/*
+ * How a direction holds bytes between its source and its destination: the
+ * one part of the relay that differs by platform (relay.c has the rest).
+ * relay_splice.c (a pipe, splice(2)) or relay_copy.c (a buffer,
+ * recv/send); one of them is linked in.
+ */
+struct relay_mover {
+    unsigned fds_per_conn;   /* descriptors a busy tunnel holds, sockets included */
+    size_t budget;           /* bytes a direction moves per wakeup at most (fairness) */
+    /* Take at most max bytes from src: n > 0, 0 at its end of stream, -1
+     * with errno (EAGAIN: nothing now). */
+    ssize_t (*fill)(struct direction *d, int src, size_t max);
+    /* Give held bytes to dst: how many it took, or -1 with errno. */
+    ssize_t (*drain)(struct direction *d, int dst);
+    size_t (*held)(const struct direction *d);
+    size_t (*room)(const struct direction *d);   /* > 0: fill may take bytes now */
+    void (*release)(struct direction *d);        /* give the pipe or buffer back */
+};
+
+extern const struct relay_mover relay_mover;
+
+/* relay.c */
 void relay_start(struct egress_loop *loop, struct conn *c);
 void relay_event(struct egress_loop *loop, struct conn *c, struct endpoint *ep, uint32_t events);
 void relay_release(struct conn *c);

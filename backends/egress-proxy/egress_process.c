@@ -187,7 +187,7 @@ static size_t connection_cap(void)
     struct rlimit lim;
     if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur < 128)
         return 16;
-    size_t cap = (size_t)(lim.rlim_cur - 64) / relay_fds_per_conn;
+    size_t cap = (size_t)(lim.rlim_cur - 64) / relay_mover.fds_per_conn;
     return cap > 4096 ? 4096 : cap;
 }
 

@@ -17,6 +17,7 @@
 #ifndef HAS_EGRESS_EVPOLL_H
 #define HAS_EGRESS_EVPOLL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,11 @@
 #define EV_HUP 0x8u   /* peer closed both ways; reported whether asked for or not */
 
 struct evpoll;
+
+/* Whether EV_HUP means the peer can take no more bytes (epoll: both ways
+ * shut), or only that it has no more to send (macOS's poll(2) reports
+ * POLLHUP at a half-close); relay.c reads it accordingly. */
+extern const bool evpoll_hup_is_final;
 
 struct ev_ready {
     void *ptr;

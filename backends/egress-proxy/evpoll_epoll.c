@@ -11,6 +11,8 @@
 
 #include "evpoll.h"
 
+const bool evpoll_hup_is_final = true;   /* EPOLLHUP: both ways shut */
+
 struct evpoll {
     int ep;
 };

@@ -8,8 +8,8 @@
  * would report POLLHUP for a closed peer on every call however little we
  * asked for, and the loop would spin.  macOS reports POLLHUP when the read
  * side reaches end of stream (a half-close), Linux only when both sides are
- * shut; the copy relay therefore treats EV_HUP as "read to the end" and
- * never as "the peer is gone" (see relay_copy.c).
+ * shut; the relay therefore treats EV_HUP as "read to the end" and
+ * never as "the peer is gone" (evpoll_hup_is_final, relay.c).
  */
 #include "config.h"
 
@@ -18,6 +18,8 @@
 #include <stdlib.h>
 
 #include "evpoll.h"
+
+const bool evpoll_hup_is_final = false;   /* macOS reports POLLHUP at a half-close */
 
 struct evpoll {
     struct pollfd *pfd;

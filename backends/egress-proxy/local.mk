@@ -16,7 +16,8 @@ EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c
 EGRESS_BACKEND_LIBS =
 # The egress process: one event loop over a small platform seam (evpoll.h:
 # how readiness is learnt; relay*.c: how bytes move; confine*.c: what the
-# process gives up).  Everything else is shared by both platforms.
+# process gives up).  Everything else is shared by both platforms, the
+# relay's pump included (relay.c over relay_splice.c or relay_copy.c).
 EGRESS_PROCESS_SOURCES = \
 	backends/egress-proxy/conn.h backends/egress-proxy/egress_compat.h \
 	backends/egress-proxy/evpoll.h backends/egress-proxy/confine.h \
@@ -24,11 +25,11 @@ EGRESS_PROCESS_SOURCES = \
 	backends/egress-proxy/egress_process.h backends/egress-proxy/egress_process.c \
 	backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c \
-	backends/egress-proxy/upstream.c \
+	backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 # Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's netns.
 EGRESS_LINUX_SOURCES = \
-	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay.c \
+	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
 	backends/egress-proxy/confine.c
 # macOS: poll(2), recv/send copy, no seccomp; listeners on host loopback.
 # Also compiled on Linux, with -DEGRESS_PORTABLE, for test programs only

@@ -1,63 +1,40 @@
 /*
- * relay.c — moving bytes once both sockets exist.
+ * relay.c — moving bytes once both sockets exist: one pump for both
+ * platforms, over a mover (conn.h, struct relay_mover) that holds a
+ * direction's bytes between its source and its destination:
+ *   relay_splice.c  Linux: a pipe and splice(2), so the payload stays in
+ *                   kernel pages and never enters this process's memory;
+ *   relay_copy.c    macOS (and the Linux test build of that path): a
+ *                   bounded buffer and recv/send.
  *
- * Linux.  Each direction is src socket -> pipe -> dst socket with splice(2), so the
- * payload stays in kernel pages and never enters this process's memory.
- * A direction gets its pipe only when its first byte arrives, so an idle
- * tunnel costs two sockets and a few hundred bytes of state.
- *
- * Back-pressure: a direction asks for EV_IN on its source only while its
- * pipe has room, and for EV_OUT on its destination only while the pipe
- * (or a prefix) holds bytes.  A slow reader therefore stops its own writer
- * and nobody else.  Each wakeup moves at most RELAY_BUDGET bytes per
- * direction, so one fast connection cannot starve the rest of the loop.
+ * The rules, the same on both:
+ * - Memory: a direction gets its pipe or buffer only when its first byte
+ *   arrives, so an idle tunnel costs two sockets and a few hundred bytes.
+ * - Back-pressure: a direction asks for EV_IN on its source only while it
+ *   has room, and for EV_OUT on its destination only while bytes (or a
+ *   prefix) are pending, so a stalled reader stops exactly its own writer.
+ * - Fairness: each wakeup moves at most the mover's budget per direction.
+ * - End of stream is passed on with shutdown(SHUT_WR), the other way stays
+ *   open (half-close); an error on either side resets both (SO_LINGER 0 in
+ *   conn_close), so the other side sees an error, not an end of stream
+ *   that could pass for a complete transfer.
+ * - A direction with a body limit (one HTTP request) forwards exactly that
+ *   many bytes and drops the rest (direction_discard).
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include "conn.h"
 
-#define RELAY_PIPE_SIZE (1024 * 1024)
-#define RELAY_BUDGET (4 * 1024 * 1024)
-
 enum pump_result { PUMP_OK, PUMP_ERROR };
-
-const unsigned relay_fds_per_conn = 6;   /* two sockets, two pipes of two ends */
-
-static int open_pipe(struct direction *d)
-{
-    int p[2];
-    if (pipe2(p, O_NONBLOCK | O_CLOEXEC) != 0)
-        return -1;
-    d->pipe_rd = p[0];
-    d->pipe_wr = p[1];
-    /* Larger pipes mean fewer wakeups per megabyte; the kernel may refuse
-     * (pipe-user-pages limits), and the default size then still works. */
-    fcntl(p[1], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
-    int size = fcntl(p[1], F_GETPIPE_SZ);
-    d->cap = size > 0 ? (size_t)size : 65536;
-    return 0;
-}
-
-static void close_pipe(struct direction *d)
-{
-    if (d->pipe_rd >= 0)
-        close(d->pipe_rd);
-    if (d->pipe_wr >= 0)
-        close(d->pipe_wr);
-    d->pipe_rd = d->pipe_wr = -1;
-    d->bytes = 0;
-}
 
 void relay_release(struct conn *c)
 {
     for (int i = 0; i < 2; i++)
-        close_pipe(&c->dir[i]);
+        relay_mover.release(&c->dir[i]);
     /* dir[0].prefix is the malloc'd upstream prefix; dir[1].prefix is a
      * static reply string. */
     free(c->dir[0].prefix);
@@ -65,72 +42,93 @@ void relay_release(struct conn *c)
     c->dir[1].prefix = NULL;
 }
 
+/* Send what is left of the prefix; *blocked when dst takes no more now. */
+static enum pump_result send_prefix(struct direction *d, int dst, bool *blocked)
+{
+    while (d->prefix_off < d->prefix_len) {
+        ssize_t w = send(dst, d->prefix + d->prefix_off, d->prefix_len - d->prefix_off, MSG_NOSIGNAL);
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+            *blocked = true;
+            return PUMP_OK;
+        }
+        if (w <= 0)
+            return PUMP_ERROR;
+        d->prefix_off += (size_t)w;
+    }
+    return PUMP_OK;
+}
+
+/* Held bytes to dst.  Sets *progress when some went. */
+static enum pump_result drain(struct direction *d, int dst, size_t *moved, bool *progress)
+{
+    ssize_t n = relay_mover.drain(d, dst);
+    if (n < 0)
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? PUMP_OK : PUMP_ERROR;
+    if (n > 0) {
+        *moved += (size_t)n;
+        *progress = true;
+        d->maybe_full = false;
+    }
+    return PUMP_OK;
+}
+
+/* src to the holding, within the body limit.  Sets *progress on bytes or
+ * the end of stream. */
+static enum pump_result fill(struct direction *d, int src, bool *progress)
+{
+    if (direction_complete(d)) {
+        /* The request is whole: what the client sends now is dropped. */
+        if (direction_discard(d, src))
+            *progress = true;
+        return PUMP_OK;
+    }
+    ssize_t n = relay_mover.fill(d, src, direction_allowance(d, (size_t)-1));
+    if (n == 0) {
+        d->src_eof = true;
+        *progress = true;
+    } else if (n > 0) {
+        direction_took(d, (size_t)n);
+        *progress = true;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+        /* Nothing now.  With bytes held, the destination (or a pipe whose
+         * slots filled before its capacity) is what we wait for. */
+        if (relay_mover.held(d) > 0)
+            d->maybe_full = true;
+    } else {
+        return PUMP_ERROR;
+    }
+    return PUMP_OK;
+}
+
 /* Move what the direction can without blocking.  src_ready: the source was
- * reported readable (or has hung up and must be read to its end). */
+ * reported readable (or has hung up, src_hup, and must be read to its end). */
 static enum pump_result pump(struct direction *d, int src, int dst, bool src_ready, bool src_hup)
 {
     size_t moved = 0;
     bool progress = true;
-    /* A hung-up source has only what is already queued: read it all. */
-    while (progress && (moved < RELAY_BUDGET || src_hup) && !d->shut && !d->dead) {
+    while (progress && (moved < relay_mover.budget || src_hup) && !d->shut && !d->dead) {
         progress = false;
         bool prefix_blocked = false;
-        while (d->prefix_off < d->prefix_len) {
-            ssize_t w = send(dst, d->prefix + d->prefix_off, d->prefix_len - d->prefix_off, MSG_NOSIGNAL);
-            if (w < 0 && errno == EAGAIN) {
-                /* Keep filling the pipe below (pipe data goes out only after
-                 * the prefix); returning here would leave EV_IN asked for
-                 * on a readable source and spin. */
-                prefix_blocked = true;
-                break;
-            }
-            if (w <= 0)
+        if (send_prefix(d, dst, &prefix_blocked) != PUMP_OK)
+            return PUMP_ERROR;
+        /* Held bytes go out only after the prefix; reading on below even
+         * then keeps a readable source from being asked for EV_IN in vain. */
+        if (!prefix_blocked && relay_mover.held(d) > 0 && drain(d, dst, &moved, &progress) != PUMP_OK)
+            return PUMP_ERROR;
+        bool try_fill = src_ready || progress || relay_mover.held(d) > 0;
+        if (!d->src_eof && !d->maybe_full && try_fill && relay_mover.room(d) > 0) {
+            bool filled = false;
+            if (fill(d, src, &filled) != PUMP_OK)
                 return PUMP_ERROR;
-            d->prefix_off += (size_t)w;
-        }
-        if (!prefix_blocked && d->bytes > 0) {
-            ssize_t n = splice(d->pipe_rd, NULL, dst, NULL, d->bytes, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-            if (n < 0 && errno != EAGAIN)
-                return PUMP_ERROR;
-            if (n > 0) {
-                d->bytes -= (size_t)n;
-                d->maybe_full = false;
-                moved += (size_t)n;
-                progress = true;
-            }
-        }
-        if (direction_complete(d)) {
-            /* The request is whole: what the client sends now is dropped. */
-            if (!d->src_eof && src_ready && direction_discard(d, src))
-                progress = true;
-        } else if (!d->src_eof && !d->maybe_full && (d->pipe_rd >= 0 || src_ready) &&
-            (d->pipe_rd < 0 || d->bytes < d->cap)) {
-            if (d->pipe_rd < 0 && open_pipe(d) != 0)
-                return PUMP_ERROR;
-            ssize_t n = splice(src, NULL, d->pipe_wr, NULL, direction_allowance(d, d->cap - d->bytes),
-                               SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-            if (n == 0) {
-                d->src_eof = true;
-                progress = true;
-            } else if (n > 0) {
-                d->bytes += (size_t)n;
-                direction_took(d, (size_t)n);
-                progress = true;
-            } else if (errno == EAGAIN) {
-                /* Either the socket is empty or the pipe is full (its slots
-                 * can fill before its byte capacity).  With bytes in the pipe
-                 * the destination (or its prefix) is blocked: wait for it. */
-                if (d->bytes > 0)
-                    d->maybe_full = true;
-            } else {
-                return PUMP_ERROR;
-            }
+            if (!filled)
+                src_ready = false;
+            progress = progress || filled;
         }
     }
-    if (d->src_eof && d->bytes == 0 && d->prefix_off == d->prefix_len && !d->shut) {
+    if (d->src_eof && relay_mover.held(d) == 0 && d->prefix_off == d->prefix_len && !d->shut) {
         shutdown(dst, SHUT_WR);   /* pass the end of stream on, keep the other way open */
         d->shut = true;
-        close_pipe(d);
+        relay_mover.release(d);
     }
     return PUMP_OK;
 }
@@ -139,12 +137,12 @@ static uint32_t want_in(const struct direction *d)
 {
     if (d->src_eof || d->dead)
         return 0;
-    return (direction_complete(d) || (!d->maybe_full && (d->pipe_rd < 0 || d->bytes < d->cap))) ? EV_IN : 0;
+    return (direction_complete(d) || (!d->maybe_full && relay_mover.room(d) > 0)) ? EV_IN : 0;
 }
 
 static uint32_t want_out(const struct direction *d)
 {
-    return (!d->dead && !d->shut && (d->prefix_off < d->prefix_len || d->bytes > 0)) ? EV_OUT : 0;
+    return (!d->dead && !d->shut && (d->prefix_off < d->prefix_len || relay_mover.held(d) > 0)) ? EV_OUT : 0;
 }
 
 static void update_interest(struct egress_loop *loop, struct conn *c)
@@ -159,10 +157,10 @@ static bool finished(const struct direction *d)
 }
 
 /*
- * A peer that hung up entirely can still have unread bytes for the other
- * side, but can take none: stop watching it (level-triggered EPOLLHUP would
- * fire forever), drop what was owed to it, and read it to its end whenever
- * the other side has room.
+ * A peer that hung up entirely (evpoll_hup_is_final) can still have unread
+ * bytes for the other side, but can take none: stop watching it
+ * (level-triggered EV_HUP would fire forever), drop what was owed to it,
+ * and read it to its end whenever the other side has room.
  */
 static void hang_up(struct egress_loop *loop, struct endpoint *ep, struct direction *towards)
 {
@@ -173,7 +171,7 @@ static void hang_up(struct egress_loop *loop, struct endpoint *ep, struct direct
     ep->hup = true;
     towards->dead = true;
     towards->src_eof = true;
-    close_pipe(towards);
+    relay_mover.release(towards);
 }
 
 static bool pump_all(struct conn *c, bool cli_ready, bool up_ready)
@@ -193,7 +191,9 @@ void relay_event(struct egress_loop *loop, struct conn *c, struct endpoint *ep, 
         conn_close(loop, c, true);
         return;
     }
-    if (events & EV_HUP) {
+    /* Where EV_HUP comes at a half-close (macOS's poll), it only means
+     * "read to the end"; a gone peer shows itself when a send fails. */
+    if ((events & EV_HUP) && evpoll_hup_is_final) {
         hang_up(loop, ep, ep == &c->cli ? &c->dir[1] : &c->dir[0]);
         if (!pump_all(c, false, false)) {
             conn_close(loop, c, true);
@@ -215,8 +215,8 @@ void relay_start(struct egress_loop *loop, struct conn *c)
     c->dir[0].prefix = c->to_up;
     c->dir[0].prefix_len = c->to_up_len;
     c->to_up = NULL;
-    /* Nothing may have been read yet: start with the prefixes and let epoll
-     * report the sockets. */
+    /* Nothing may have been read yet: start with the prefixes and let the
+     * event set report the sockets. */
     if (!pump_all(c, false, false)) {
         conn_close(loop, c, true);
         return;

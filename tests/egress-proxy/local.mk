@@ -61,12 +61,12 @@ EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOUR
 	backends/egress-proxy/conn.h backends/egress-proxy/egress_compat.h \
 	backends/egress-proxy/evpoll.h backends/egress-proxy/egress_loop.h \
 	backends/egress-proxy/egress_loop.c backends/egress-proxy/http_frontend.c \
-	backends/egress-proxy/socks5_frontend.c backends/egress-proxy/upstream.c \
+	backends/egress-proxy/socks5_frontend.c backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
-	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay.c
+	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c
 tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
 tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
 tests_egress_proxy_test_relay_LDADD = $(CUNIT_LIBS) -lpthread
