@@ -3,8 +3,13 @@
 
   bench.py origin PORTFILE           host side: STREAM n / HOLD / PING server
   bench.py stream PORT BYTES MODE    MODE direct|tunnel: seconds to read BYTES
-  bench.py setup PORT COUNT MODE     median seconds until bytes can flow
+  bench.py setup PORT COUNT MODE     median seconds until bytes can flow, and
+                                     the median of its TCP-connect part
   bench.py hold PORT COUNT READYFILE open COUNT tunnels, signal, hold until killed
+  bench.py freeport                  a port on 127.0.0.1 free a moment ago
+
+MODE tunnel: a CONNECT through the proxy in $HTTP_PROXY (ours, squid or
+tinyproxy); credentials are sent only when the URL carries them.
 """
 import base64
 import os
@@ -57,21 +62,31 @@ def origin(portfile):
     srv.serve_forever()
 
 
-def open_conn(port, mode):
-    """A socket on which bytes reach the origin: direct, or a CONNECT tunnel."""
+def open_conn(port, mode, times=None):
+    """A socket on which bytes reach the origin: direct, or a CONNECT tunnel.
+    times, if given, receives the moment the TCP connect completed."""
     if mode == "direct":
-        return socket.create_connection(("127.0.0.1", port)), b""
+        s = socket.create_connection(("127.0.0.1", port))
+        if times is not None:
+            times.append(time.perf_counter())
+        return s, b""
     u = urllib.parse.urlsplit(os.environ["HTTP_PROXY"])
     s = socket.create_connection((u.hostname, u.port))
-    auth = base64.b64encode(f"{u.username}:{u.password}".encode()).decode()
-    s.sendall(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\nProxy-Authorization: Basic {auth}\r\n\r\n".encode())
+    if times is not None:
+        times.append(time.perf_counter())
+    auth = ""
+    if u.username is not None:
+        cred = base64.b64encode(f"{u.username}:{u.password}".encode()).decode()
+        auth = f"Proxy-Authorization: Basic {cred}\r\n"
+    # Host: as a client sends it; squid answers 400 to a CONNECT without it.
+    s.sendall(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{auth}\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
         c = s.recv(4096)
         if not c:
             raise SystemExit("tunnel closed during set-up")
         data += c
-    if not data.startswith(b"HTTP/1.1 200"):
+    if not (data.startswith(b"HTTP/1.1 200") or data.startswith(b"HTTP/1.0 200")):  # tinyproxy: 1.0
         raise SystemExit("tunnel refused: " + data.split(b"\r\n")[0].decode())
     return s, data.split(b"\r\n\r\n", 1)[1]
 
@@ -97,13 +112,15 @@ def stream(port, nbytes, mode):
 
 def setup(port, count, mode):
     port, count = int(port), int(count)
-    times = []
+    times, connects = [], []
     for _ in range(count):
+        mark = []
         start = time.perf_counter()
-        s, _ = open_conn(port, mode)
+        s, _ = open_conn(port, mode, mark)
         times.append(time.perf_counter() - start)
+        connects.append(mark[0] - start)
         s.close()
-    print(f"{statistics.median(times):.6f}")
+    print(f"{statistics.median(times):.6f} {statistics.median(connects):.6f}")
 
 
 def hold(port, count, readyfile):
@@ -113,6 +130,13 @@ def hold(port, count, readyfile):
     with open(readyfile, "w") as f:
         f.write(str(len(socks)))
     time.sleep(3600)
+
+
+def freeport():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    print(s.getsockname()[1])
+    s.close()
 
 
 if __name__ == "__main__":
