@@ -157,6 +157,10 @@ enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
  * Return 0, or -1 with errno on allocation failure. */
 int sandbox_env_set(struct sandbox_ctx *ctx, const char *name, const char *value);
 void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name);
+
+/* Overwrite a secret with zeros in a way the compiler may not drop (macOS's
+ * libc has no explicit_bzero). */
+void sandbox_wipe(void *p, size_t n);
 /* The workload's value of NAME, or NULL. */
 const char *sandbox_env_get(const struct sandbox_ctx *ctx, const char *name);
 

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "diag.h"
 #include "proxy_connect.h"
 
@@ -276,10 +277,10 @@ static int http_handshake(int fd, const struct proxy_url *u, const char *authori
     base64_encode((const unsigned char *)creds, strlen(creds), b64);
     int n = snprintf(req, sizeof req, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n",
                      authority, authority, b64);
-    explicit_bzero(creds, sizeof creds);
-    explicit_bzero(b64, sizeof b64);
+    sandbox_wipe(creds, sizeof creds);
+    sandbox_wipe(b64, sizeof b64);
     bool sent = n > 0 && (size_t)n < sizeof req && send_all(fd, req, (size_t)n);
-    explicit_bzero(req, sizeof req);
+    sandbox_wipe(req, sizeof req);
     if (!sent)
         return fail("cannot send the CONNECT request to the proxy: %s", strerror(errno));
     char head[HEAD_MAX + 1];
@@ -346,7 +347,7 @@ static int socks_handshake(int fd, const struct proxy_url *u, const char *host, 
     memcpy(msg + n, u->pass, pl);
     n += pl;
     bool sent = send_all(fd, msg, n);
-    explicit_bzero(msg, sizeof msg);
+    sandbox_wipe(msg, sizeof msg);
     if (!sent || !recv_exact(fd, reply, 2) || reply[1] != 0)
         return fail("the SOCKS5 proxy refused the credentials from ALL_PROXY");
     n = 0;
@@ -424,7 +425,7 @@ int proxy_connect_main(const char *host, const char *port_text)
     char early[HEAD_MAX];
     size_t early_len = 0;
     rc = u.socks ? socks_handshake(fd, &u, host, port) : http_handshake(fd, &u, authority, early, &early_len);
-    explicit_bzero(&u, sizeof u);
+    sandbox_wipe(&u, sizeof u);
     if (rc != 0)
         return rc;
     if (early_len && !write_all(1, early, early_len))

@@ -78,3 +78,10 @@ void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name)
         ctx->env_count--;
     }
 }
+
+void sandbox_wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+}

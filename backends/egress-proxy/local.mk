@@ -12,7 +12,11 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
 	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c \
 	backends/egress-proxy/refusal_report.h backends/egress-proxy/refusal_report.c
-EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c
+# The hooks: shared (egress_backend.c, egress_env.c) plus one platform
+# variant (egress_platform.h) below.
+EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c \
+	backends/egress-proxy/egress_platform.h \
+	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c
 EGRESS_BACKEND_LIBS =
 # The egress process: one event loop over a small platform seam (evpoll.h:
 # how readiness is learnt; relay*.c: how bytes move; confine*.c: what the
@@ -23,18 +27,21 @@ EGRESS_PROCESS_SOURCES = \
 	backends/egress-proxy/evpoll.h backends/egress-proxy/confine.h \
 	backends/egress-proxy/egress_loop.h backends/egress-proxy/egress_loop.c \
 	backends/egress-proxy/egress_process.h backends/egress-proxy/egress_process.c \
+	backends/egress-proxy/egress_spawn.h backends/egress-proxy/egress_spawn.c \
 	backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c \
 	backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 # Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's netns.
 EGRESS_LINUX_SOURCES = \
+	backends/egress-proxy/egress_netns.c \
 	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
 	backends/egress-proxy/confine.c
 # macOS: poll(2), recv/send copy, no seccomp; listeners on host loopback.
 # Also compiled on Linux, with -DEGRESS_PORTABLE, for test programs only
 # (tests/egress-proxy/local.mk), so this path runs in `make check` here.
 EGRESS_PORTABLE_SOURCES = \
+	backends/egress-proxy/egress_loopback.c \
 	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
 	backends/egress-proxy/confine_portable.c \
 	backends/egress-proxy/egress_sbpl.h backends/egress-proxy/egress_sbpl.c \
@@ -46,6 +53,11 @@ endif
 if HOST_DARWIN
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 EGRESS_BACKEND_LIBS += -lpthread
+endif
+if !HOST_LINUX
+if !HOST_DARWIN
+EGRESS_BACKEND_SOURCES += backends/egress-proxy/egress_none.c
+endif
 endif
 EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
 if HOST_DARWIN
@@ -73,4 +85,5 @@ STATIC_BACKEND_DEFS += -DHAVE_BACKEND_EGRESS_PROXY
 endif
 endif
 
-EXTRA_DIST += backends/egress-proxy/README.md
+# The variant of other platforms: in the tarball, built only there.
+EXTRA_DIST += backends/egress-proxy/README.md backends/egress-proxy/egress_none.c

@@ -1,0 +1,127 @@
+/*
+ * egress_env.c — see egress_env.h.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "egress_env.h"
+#include "host_match.h"
+#include "policy.h"
+
+static const char *const http_vars[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
+static const char *const socks_vars[] = {"ALL_PROXY", "all_proxy"};
+/* Node's fetch and http read HTTP_PROXY only with this set (Node >= 22.19). */
+static const char *const node_vars[] = {"NODE_USE_ENV_PROXY"};
+/* Set by neither front-end, so a caller's value would point the workload
+ * at a proxy the policy never configured: always removed. */
+static const char *const foreign_vars[] = {"FTP_PROXY", "ftp_proxy"};
+static const char *const no_proxy_vars[] = {"NO_PROXY", "no_proxy"};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void unset_all(struct sandbox_ctx *ctx, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sandbox_env_unset(ctx, names[i]);
+}
+
+static int set_all(struct sandbox_ctx *ctx, const char *const *names, size_t n, const char *value)
+{
+    for (size_t i = 0; i < n; i++) {
+        /* sandbox_env_set replaces the first copy only; a hand-built
+         * environment may hold more, and some runtimes (Python's
+         * os.environ) let the last one win. */
+        sandbox_env_unset(ctx, names[i]);
+        if (sandbox_env_set(ctx, names[i], value) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void egress_compile_entry(const char *entry, struct host_rule *rule)
+{
+    size_t host_len;
+    unsigned port;
+    if (policy_host_entry_split(entry, &host_len, &port) != NULL)
+        host_len = 0;   /* cannot happen for a parsed policy; matches nothing */
+    host_rule_compile(entry, host_len, port, rule);
+}
+
+/*
+ * NO_PROXY: the loopback spellings, so a workload reaches its own loopback
+ * (a dev server under localBinding: true) directly rather than through a
+ * proxy that would refuse it -- except those the policy names in
+ * allowedHosts: naming "127.0.0.1" or "localhost" asks for the host's
+ * loopback, which only the proxy can reach.  False when none is left (the
+ * variable is then unset).
+ */
+static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
+{
+    static const char *const loopback[] = {"localhost", "127.0.0.1", "::1"};
+    const struct string_list *hosts = &policy->network.allowed_hosts;
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < COUNT(loopback); i++) {
+        /* "Named" exactly as the egress process will judge it, so
+         * "LOCALHOST.", "[::1]" or "0:0::1" count too. */
+        struct dest_host host;
+        bool named = false;
+        dest_host_parse(loopback[i], strlen(loopback[i]), &host);
+        for (size_t j = 0; j < hosts->count && !named; j++) {
+            struct host_rule rule;
+            egress_compile_entry(hosts->items[j], &rule);
+            named = host_rules_name(&rule, 1, &host) != NULL;   /* on any port */
+        }
+        if (named)
+            continue;
+        int n = snprintf(out + at, len - at, "%s%s", at ? "," : "", loopback[i]);
+        if (n > 0 && (size_t)n < len - at)
+            at += (size_t)n;
+    }
+    return at > 0;
+}
+
+enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned front_ends,
+                                   unsigned short http_port, unsigned short socks_port)
+{
+    char url[160];
+    int bad = 0;
+    if (front_ends & POLICY_FRONT_END_HTTP) {
+        snprintf(url, sizeof url, "http://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
+        bad |= set_all(ctx, http_vars, COUNT(http_vars), url);
+        bad |= set_all(ctx, node_vars, COUNT(node_vars), "1");
+        ctx->proxy_ports[ctx->proxy_port_count++] = http_port;
+    }
+    if (front_ends & POLICY_FRONT_END_SOCKS5) {
+        snprintf(url, sizeof url, "socks5h://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)socks_port);
+        bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
+        ctx->proxy_ports[ctx->proxy_port_count++] = socks_port;
+    }
+    char no_proxy[64];
+    if (no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
+        bad |= set_all(ctx, no_proxy_vars, COUNT(no_proxy_vars), no_proxy);
+    sandbox_wipe(url, sizeof url);
+    return bad ? sandbox_fail(ctx, "out of memory setting the proxy variables") : SANDBOX_OK;
+}
+
+/*
+ * backends/egress-proxy/README.md: a proxy variable the caller set but the policy did not configure
+ * arrives unset, with or without a proxy.  Returns the front-ends to start.
+ */
+unsigned egress_env_remove_callers(struct sandbox_ctx *ctx)
+{
+    const struct policy_network *net = &ctx->policy->network;
+    unsigned fe = net->has_outgoing_proxy ? net->front_ends : 0;
+    unset_all(ctx, foreign_vars, COUNT(foreign_vars));
+    unset_all(ctx, no_proxy_vars, COUNT(no_proxy_vars));
+    if (!(fe & POLICY_FRONT_END_HTTP)) {
+        unset_all(ctx, http_vars, COUNT(http_vars));
+        unset_all(ctx, node_vars, COUNT(node_vars));
+    }
+    if (!(fe & POLICY_FRONT_END_SOCKS5))
+        unset_all(ctx, socks_vars, COUNT(socks_vars));
+    return fe;
+}
+

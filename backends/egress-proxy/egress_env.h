@@ -1,0 +1,27 @@
+/*
+ * egress_env.h — the workload's proxy variables (backends/egress-proxy/README.md,
+ * "The secret and the environment"): the caller's removed, ours set.  The
+ * same on every platform.
+ */
+#ifndef HAS_EGRESS_ENV_H
+#define HAS_EGRESS_ENV_H
+
+#include "backend.h"
+#include "host_match.h"
+#include "proxy_auth.h"
+
+/* Remove every proxy variable the caller set that the policy does not
+ * configure (all of them without a proxy).  Returns the front-ends to
+ * start (POLICY_FRONT_END_*), 0 for none. */
+unsigned egress_env_remove_callers(struct sandbox_ctx *ctx);
+
+/* The workload's variables for front-ends `fe` on 127.0.0.1 at these ports,
+ * carrying the secret; also records the ports in ctx->proxy_ports. */
+enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe,
+                                   unsigned short http_port, unsigned short socks_port);
+
+/* Compile an allowedHosts entry of a parsed policy, split into host and
+ * port by the policy parser's own rule (policy_host_entry_split). */
+void egress_compile_entry(const char *entry, struct host_rule *rule);
+
+#endif

@@ -1,0 +1,167 @@
+/*
+ * egress_netns.c — the Linux variant (egress_platform.h).  prepare(): the
+ * ports are fixed, so the workload's variables are set before the egress
+ * process starts; enter() runs in PID 2 of the sandbox, inside its network
+ * namespace, and hands the loopback listeners over with SCM_RIGHTS.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "egress_env.h"
+#include "egress_platform.h"
+#include "egress_process.h"
+#include "egress_spawn.h"
+
+/* Front-end ports on the sandbox's own loopback.  The network namespace is
+ * private, so fixed, familiar ports cannot collide with anything of the
+ * host's; the workload starts only after they are bound. */
+#define HTTP_PORT 3128
+#define SOCKS5_PORT 1080
+#define START_TIMEOUT_MS 10000
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+struct egress_state {
+    int control;               /* sandbox end of the socketpair */
+    struct stat host_netns;
+    unsigned front_ends;
+};
+
+/* Wait for one message from the egress process. */
+static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, const char *stage)
+{
+    struct pollfd pfd = {.fd = control, .events = POLLIN};
+    int r;
+    do
+        r = poll(&pfd, 1, START_TIMEOUT_MS);
+    while (r < 0 && errno == EINTR);
+    if (r == 0)
+        return sandbox_fail(ctx, "the egress process did not answer within %d s (%s)",
+                            START_TIMEOUT_MS / 1000, stage);
+    char msg[600];
+    ssize_t n = recv(control, msg, sizeof msg - 1, 0);
+    if (n <= 0)
+        return sandbox_fail(ctx, "the egress process ended during %s", stage);
+    msg[n] = '\0';
+    if (msg[0] == EGRESS_MSG_READY)
+        return SANDBOX_OK;
+    return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
+}
+
+enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
+                                          unsigned fe)
+{
+    struct egress_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return sandbox_fail(ctx, "out of memory");
+    st->control = -1;
+    *sandbox_state(ctx) = st;
+    st->front_ends = fe;
+    if (stat("/proc/self/ns/net", &st->host_netns) != 0)
+        return sandbox_fail(ctx, "cannot identify the host network namespace (/proc/self/ns/net): %s",
+                            strerror(errno));
+    if (egress_env_set(ctx, creds, fe, HTTP_PORT, SOCKS5_PORT) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
+        return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
+    if (egress_spawn(ctx, creds, fe, sp) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    st->control = sp[0];
+    return await_ready(ctx, st->control, "start-up");
+}
+
+static int loopback_listener(unsigned short port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, 4096) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st,
+                                          const int *fds, const char *kinds, size_t n)
+{
+    char payload[1 + EGRESS_MAX_LISTENERS];
+    payload[0] = EGRESS_MSG_LISTENERS;
+    memcpy(payload + 1, kinds, n);
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int) * EGRESS_MAX_LISTENERS)];
+    } cmsg;
+    memset(&cmsg, 0, sizeof cmsg);
+    struct iovec iov = {payload, 1 + n};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
+                         .msg_controllen = CMSG_SPACE(sizeof(int) * n)};
+    struct cmsghdr *h = CMSG_FIRSTHDR(&msg);
+    h->cmsg_level = SOL_SOCKET;
+    h->cmsg_type = SCM_RIGHTS;
+    h->cmsg_len = CMSG_LEN(sizeof(int) * n);
+    memcpy(CMSG_DATA(h), fds, sizeof(int) * n);
+    if (sendmsg(st->control, &msg, MSG_NOSIGNAL) < 0)
+        return sandbox_fail(ctx, "cannot hand the front-ends to the egress process: %s", strerror(errno));
+    return await_ready(ctx, st->control, "front-end hand-over");
+}
+
+enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
+{
+    struct egress_state *st = *sandbox_state(ctx);
+    if (!st)
+        return SANDBOX_OK;
+    /* Fail closed: in the host's namespace the front-ends would be
+     * reachable from outside and the workload would not need them. */
+    struct stat here;
+    if (stat("/proc/self/ns/net", &here) != 0)
+        return sandbox_fail(ctx, "cannot identify the sandbox network namespace: %s", strerror(errno));
+    if (here.st_ino == st->host_netns.st_ino && here.st_dev == st->host_netns.st_dev)
+        return sandbox_fail(ctx, "the outgoing proxy needs the sandbox in its own network namespace, "
+                                 "and no backend created one (is linux-ns loaded?)");
+    int fds[EGRESS_MAX_LISTENERS];
+    char kinds[EGRESS_MAX_LISTENERS];
+    size_t n = 0;
+    enum sandbox_result r = SANDBOX_OK;
+    static const struct { unsigned bit; unsigned short port; char kind; } fronts[] = {
+        {POLICY_FRONT_END_HTTP, HTTP_PORT, EGRESS_KIND_HTTP},
+        {POLICY_FRONT_END_SOCKS5, SOCKS5_PORT, EGRESS_KIND_SOCKS5},
+    };
+    for (size_t i = 0; i < COUNT(fronts) && r == SANDBOX_OK; i++) {
+        if (!(st->front_ends & fronts[i].bit))
+            continue;
+        int fd = loopback_listener(fronts[i].port);
+        if (fd < 0)
+            r = sandbox_fail(ctx, "cannot listen on 127.0.0.1:%u in the sandbox: %s",
+                             (unsigned)fronts[i].port, strerror(errno));
+        else {
+            fds[n] = fd;
+            kinds[n++] = fronts[i].kind;
+        }
+    }
+    if (r == SANDBOX_OK)
+        r = send_listeners(ctx, st, fds, kinds, n);
+    /* The egress process holds its own copies now; none stay here. */
+    for (size_t i = 0; i < n; i++)
+        close(fds[i]);
+    close(st->control);
+    st->control = -1;
+    return r;
+}
+
+EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY);

@@ -1,0 +1,64 @@
+/*
+ * egress_spawn.c — see egress_spawn.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "egress_env.h"
+#include "egress_process.h"
+#include "egress_spawn.h"
+
+static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
+                                          unsigned front_ends, int report_fd)
+{
+    struct egress_config *cfg = calloc(1, sizeof *cfg);
+    size_t n = policy->network.allowed_hosts.count;
+    if (!cfg || !(cfg->policy.rules = calloc(n ? n : 1, sizeof *cfg->policy.rules))) {
+        free(cfg);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        egress_compile_entry(policy->network.allowed_hosts.items[i], &cfg->policy.rules[i]);
+    cfg->policy.count = n;
+    cfg->creds = *creds;
+    cfg->front_ends = front_ends;
+    cfg->report_fd = report_fd;
+    return cfg;
+}
+
+static void free_config(struct egress_config *cfg)
+{
+    sandbox_wipe(&cfg->creds, sizeof cfg->creds);
+    free(cfg->policy.rules);
+    free(cfg);
+}
+
+enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned front_ends,
+                                 int sp[2])
+{
+    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends, ctx->report_fd);
+    if (!cfg) {
+        close(sp[0]);
+        close(sp[1]);
+        return sandbox_fail(ctx, "out of memory building the egress configuration");
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        free_config(cfg);
+        close(sp[0]);
+        close(sp[1]);
+        return sandbox_fail(ctx, "cannot fork the egress process: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(sp[0]);
+        egress_process_main(cfg, sp[1], parent);
+    }
+    free_config(cfg);
+    close(sp[1]);
+    return SANDBOX_OK;
+}

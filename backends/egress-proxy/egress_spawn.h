@@ -1,0 +1,16 @@
+/*
+ * egress_spawn.h — forking the egress process (egress_process.h) from the
+ * supervisor, for the variants that have one (egress_platform.h).
+ */
+#ifndef HAS_EGRESS_SPAWN_H
+#define HAS_EGRESS_SPAWN_H
+
+#include "backend.h"
+#include "proxy_auth.h"
+
+/* Fork the egress process for front-ends `fe` on the socketpair sp: sp[1]
+ * goes to it, sp[0] stays here; both are closed on failure. */
+enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe,
+                                 int sp[2]);
+
+#endif
