@@ -39,6 +39,16 @@ sandbox_unavailable() {
     skip "$*"
 }
 
+# sandbox_require: the supervisor must be able to build a sandbox here at
+# all (a packager's build root may have no user namespaces): otherwise the
+# script is skipped with the supervisor's own reason (sandbox_unavailable).
+sandbox_require() {
+    local why
+    why=$("$SUPERVISOR" --policy '{"mode":"read_only","network":{"egress":false,"localBinding":false}}' \
+        -- /bin/true 2>&1 </dev/null) ||
+        sandbox_unavailable "the sandbox cannot be created on this machine: $why"
+}
+
 # have_tool TOOL PACKAGE: whether TOOL is installed.  On a developer's
 # machine a missing tool only leaves out the checks that need it (one line
 # says so); tests/run-all sets HAS_REQUIRE_TOOLS=1, and there it is a failure,

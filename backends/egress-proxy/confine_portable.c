@@ -62,7 +62,8 @@ static int deny_debugger(char *err, size_t errlen)
 }
 
 /* As root, become nobody (looked up, not assumed: -2 on macOS, 65534 on
- * most Linux systems).  Without such an account the process stays as it is. */
+ * most Linux systems).  Without such an account, or where it is not
+ * mapped, the process stays as it is. */
 static int leave_root(char *err, size_t errlen)
 {
     if (geteuid() != 0)
@@ -74,10 +75,12 @@ static int leave_root(char *err, size_t errlen)
     gid_t gid = pw->pw_gid;
     if (setgroups(0, NULL) != 0 && errno != EPERM)
         return failf(err, errlen, "setgroups", errno);
+    /* EINVAL: the account is not mapped here (a Linux user namespace, as in
+     * a build root): the same as not having it, as confine.c decides. */
     if (setgid(gid) != 0)
-        return failf(err, errlen, "setgid(nobody)", errno);
+        return errno == EINVAL ? 0 : failf(err, errlen, "setgid(nobody)", errno);
     if (setuid(uid) != 0)
-        return failf(err, errlen, "setuid(nobody)", errno);
+        return errno == EINVAL ? 0 : failf(err, errlen, "setuid(nobody)", errno);
     if (uid != 0 && setuid(0) == 0)   /* must be irreversible */
         return failf(err, errlen, "root could be regained after setuid(nobody)", EPERM);
     return 0;

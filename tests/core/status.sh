@@ -43,6 +43,9 @@ cd "$T_TMP"
 run_sup "$SANDBOXED" -- /bin/true
 if [ "$RC" = 125 ] && printf '%s' "$ERR" | grep -q "no enforcement backend"; then
     echo "# no platform backend in this build: sandboxed status reproduction not checked"
+elif [ "$RC" != 0 ] && [ "${HAS_REQUIRE_SANDBOX:-0}" != 1 ]; then
+    # A build root without user namespaces: the unsandboxed half above ran.
+    echo "# not run: sandboxed status reproduction: the sandbox cannot be created here: $ERR"
 else
     check_policy "workspace_write" "$SANDBOXED"
 fi

@@ -52,6 +52,7 @@ else
         if printf '%s' "$probe" | grep -q 'no enforcement backend'; then
             sandbox_unavailable "the linux-ns backend is not in this build, and the proxy needs its network namespace ($probe)"
         fi
+        sandbox_require   # no sandbox at all here is a skip; a proxy that fails in one is not
         echo "the supervisor cannot run a proxy policy: $probe"
         exit 1
     fi

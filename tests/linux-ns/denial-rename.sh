@@ -6,7 +6,7 @@
 # suite runs once with mount_setattr(2) and once on the legacy path.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 # The host's view of a tree: every name with its inode and type.
 snap() { (cd "$1" && find . -printf '%p %i %y\n' | LC_ALL=C sort); }

@@ -6,7 +6,7 @@
 # namespaces for the supervisor started there, without touching the host.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 require_tool unshare util-linux
 
 MARK="$T_TMP/marker"

@@ -4,7 +4,7 @@
 # (HAS_FORCE_LEGACY_MOUNT=1): both must enforce the same boundary.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 suite() {
     local tag=$1 ws out aw

@@ -5,7 +5,7 @@
 # /dev/shm work, and /tmp stays read-only.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 agentdir=$(mktemp -d "$T_TMP/ssh-XXXXXX")
 chmod 755 "$agentdir"

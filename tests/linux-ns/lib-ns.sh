@@ -41,12 +41,6 @@ expect_out_lacks() {
     if printf '%s' "$OUT" | grep -qE -- "$1"; then fail "$2: stdout matches /$1/: $OUT"; else ok "$2"; fi
 }
 
-# The supervisor must be able to build a sandbox here at all.
-ns_require() {
-    "$SUPERVISOR" --policy "$(policy read_only false false)" -- /bin/true 2>"$T_TMP/req"
-    local rc=$?
-    [ "$rc" = 0 ] || sandbox_unavailable "the sandbox cannot be created on this machine: $(cat "$T_TMP/req")"
-}
 
 # ns_finish_both_mount_paths: finish, after running this whole script once
 # more with the legacy mount path forced (HAS_FORCE_LEGACY_MOUNT=1, the

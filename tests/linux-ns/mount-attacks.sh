@@ -3,7 +3,7 @@
 # init or the host through /proc, ptrace and kill.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(outside_dir)
 cd "$ws" || exit 1

@@ -5,7 +5,7 @@
 # devices.  The host is checked after each attack.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(make_workspace)
 cd "$ws" || exit 1

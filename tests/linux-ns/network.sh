@@ -4,7 +4,7 @@
 # host listener is reachable.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 "$PY" "$NS_PY/sock_server.py" "$T_TMP/ready" &
 server=$!

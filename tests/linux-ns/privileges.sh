@@ -3,7 +3,7 @@
 # a setuid binary gains nothing, the caller's keyring is out of reach.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(outside_dir)
 cd "$ws" || exit 1

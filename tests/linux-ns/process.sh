@@ -4,7 +4,7 @@
 # descriptor hygiene; the full_access decision; a diagnostic.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(outside_dir)
 cd "$ws" || exit 1

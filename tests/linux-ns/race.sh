@@ -6,7 +6,7 @@
 # written through the link.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(outside_dir)
 victim=$(outside_dir)

@@ -5,7 +5,7 @@
 # held the kernel's mount lock for most of a minute).
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(make_workspace)
 cd "$ws" || exit 1

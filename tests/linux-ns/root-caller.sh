@@ -8,7 +8,7 @@
 # after every attack.  Sysctls are only opened for writing, never written.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(make_workspace)
 cd "$ws" || exit 1

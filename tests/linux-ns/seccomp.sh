@@ -5,7 +5,7 @@
 # not support it and the check is skipped).
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(outside_dir)
 cd "$ws" || exit 1

@@ -3,7 +3,7 @@
 # egress-off sandbox.
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
-ns_require
+sandbox_require
 
 ws=$(make_workspace)
 cd "$ws" || exit 1
