@@ -203,6 +203,8 @@ static bool parse_length(struct span value, unsigned long long *out)
     return true;
 }
 
+static bool list_has(struct span list, struct span name);
+
 /* How long the body is, or why the framing is refused (RFC 9112 §6). */
 static enum http_parse_result body_framing(const struct field *fields, size_t count, bool is_connect,
                                            struct http_request *req)
@@ -221,6 +223,16 @@ static enum http_parse_result body_framing(const struct field *fields, size_t co
     }
     if (length && chunked)
         return fail(req, HTTP_MALFORMED, "both Content-Length and Transfer-Encoding");
+    /* "Connection: Content-Length" would have the rewrite drop the framing
+     * the proxy counts by (hop_by_hop removes what Connection names): the
+     * origin would then read the body as the next request.  Framing is
+     * never hop-by-hop (RFC 9110 §7.6.1). */
+    static const struct span framing[] = {{"Content-Length", 14}, {"Transfer-Encoding", 17}};
+    for (size_t i = 0; i < count; i++)
+        for (size_t k = 0; k < 2; k++)
+            if (span_is(fields[i].name, "Connection") && list_has(fields[i].value, framing[k]))
+                return fail(req, HTTP_MALFORMED, "a Connection field naming a framing field "
+                                                 "(Content-Length, Transfer-Encoding)");
     if (is_connect && (length || chunked))
         return fail(req, HTTP_MALFORMED, "a CONNECT request with a body");
     if (chunked)

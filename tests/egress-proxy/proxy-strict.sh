@@ -92,6 +92,14 @@ refused_raw "a bare LF line end" 400 \
     "POST http://$R/x HTTP/1.1\\nContent-Length: 4\\r\\n$AUTHZ\\r\\nabcd"
 refused_raw "a chunked body" 411 \
     "POST http://$R/x HTTP/1.1\\r\\ntransfer-encoding: chunked\\r\\n$AUTHZ\\r\\n4\\r\\nabcd\\r\\n0\\r\\n\\r\\n"
+# Connection names fields the rewrite removes: naming Content-Length would
+# strip the framing the proxy counts by, and the origin would read the body
+# as a second request (smuggled past the proxy, with a Host of its choosing).
+refused_raw "a Connection field naming Content-Length" 400 \
+    "POST http://$R/x HTTP/1.1\\r\\nConnection: content-length\\r\\nContent-Length: 37\\r\\n$AUTHZ\\r\\nGET /smuggled-cl HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"
+refused_raw "a Connection list naming Content-Length" 400 \
+    "POST http://$R/x HTTP/1.1\\r\\nConnection: keep-alive, Content-Length\\r\\nContent-Length: 4\\r\\n$AUTHZ\\r\\nabcd"
+expect_never_recorded "a body never reached the origin as a request of its own" "smuggled-cl"
 refused_raw "a CONNECT with a body" 400 \
     "CONNECT $R HTTP/1.1\\r\\nContent-Length: 4\\r\\n$AUTHZ\\r\\nabcd"
 sbx "$POL" "$PY" "$CLIENTS" raw-http \

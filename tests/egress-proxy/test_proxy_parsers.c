@@ -70,6 +70,14 @@ static void test_http_absolute(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(rewritten, "Connection: close\r\n\r\n"));
     CU_ASSERT_EQUAL(r.head_len, strlen(req) - 3);
 
+    /* Connection naming a framing field would strip it from the rewrite. */
+    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nConnection: Content-Length\r\n"
+                          "Content-Length: 3\r\n\r\nabc", &r), HTTP_MALFORMED);
+    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nConnection: close,content-length\r\n"
+                          "Content-Length: 3\r\n\r\nabc", &r), HTTP_MALFORMED);
+    CU_ASSERT_EQUAL(parse("GET http://h/ HTTP/1.1\r\nConnection: Content-Length\r\n\r\n", &r),
+                    HTTP_MALFORMED);
+
     CU_ASSERT_EQUAL(parse("GET http://h HTTP/1.0\r\n\r\n", &r), HTTP_PARSED);
     rewritten[rewritten_len] = '\0';
     CU_ASSERT_EQUAL(r.port, 80);
