@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "refusal_report.h"
@@ -89,9 +90,16 @@ void refusal_report_write(int fd, struct refusal_event *e)
     char line[REFUSAL_LINE_MAX];
     size_t n = refusal_report_format(line, sizeof line, e);
     ssize_t w;
+    /* A socket is sent to with MSG_DONTWAIT (its description is the
+     * caller's and stays blocking); anything else was made non-blocking by
+     * egress_process.c's report_nonblocking. */
     do
-        w = n ? write(fd, line, n) : -1;
+        w = n ? send(fd, line, n, MSG_DONTWAIT | MSG_NOSIGNAL) : -1;
     while (w < 0 && errno == EINTR);
+    if (n && w < 0 && errno == ENOTSOCK)
+        do
+            w = write(fd, line, n);
+        while (w < 0 && errno == EINTR);
     if (w == (ssize_t)n && n)
         dropped = 0;
     else

@@ -138,6 +138,27 @@ else fail "a full report pipe: $out"; fi
 if printf '%s' "$out" | grep -q '"host":"after.example".*"dropped":3'; then ok "the next line counts the 3 lines dropped meanwhile"
 else fail "the dropped count: $out"; fi
 
+# --- the report shares a description with the workload's stdout ------------------
+# "3>&1" (report and output in one pipe): the egress process must not set
+# O_NONBLOCK on that shared description -- the workload's stdout would get
+# EAGAIN (and so would the caller's shell after the run) -- yet still never
+# wait for the reader.
+"$SUPERVISOR" --refusal-report 3 --policy "$POL" -- /bin/sh -c \
+    'sleep 0.5; grep "^flags" /proc/self/fdinfo/1 >&2; head -c 3000000 /dev/zero; echo "head rc $?" >&2' \
+    3>&1 2>"$T_TMP/err" </dev/null | { sleep 1; wc -c >"$T_TMP/out"; }
+if grep -q 'head rc 0' "$T_TMP/err" && [ "$(cat "$T_TMP/out")" -ge 3000000 ]; then
+    ok "3>&1: the workload's stdout stays blocking, its output arrives whole"
+else fail "3>&1: $(cat "$T_TMP/err") / $(cat "$T_TMP/out") bytes"; fi
+if grep -q '^flags:.*[0-7]4[0-7][0-7][0-7]$' "$T_TMP/err"; then fail "3>&1: O_NONBLOCK on the workload's stdout: $(cat "$T_TMP/err")"
+else ok "3>&1: no O_NONBLOCK on the workload's stdout"; fi
+# ... and a refusal while that shared pipe is full is dropped, not waited for.
+"$SUPERVISOR" --refusal-report 3 --policy "$POL" -- /bin/sh -c \
+    "head -c 300000 /dev/zero & sleep 0.5; t0=\$(date +%s); $PY $CLIENTS raw-http 'GET http://127.0.0.1:9/ HTTP/1.1\\r\\nProxy-Authorization: Basic AUTH\\r\\n\\r\\n' >&2; echo took \$((\$(date +%s) - t0)) >&2" \
+    3>&1 2>"$T_TMP/err" </dev/null | { sleep 4; cat >/dev/null; }
+if grep -q '^HTTP/1.1 403' "$T_TMP/err" && grep -Eq '^took [0-2]$' "$T_TMP/err"; then
+    ok "3>&1 with the pipe full: the refusal is answered at once"
+else fail "3>&1 with the pipe full: $(cat "$T_TMP/err")"; fi
+
 # --- the option itself -----------------------------------------------------------
 bad_report() {
     local label=$1 want=$2
