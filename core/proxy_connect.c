@@ -407,8 +407,14 @@ static int relay(int fd)
 int proxy_connect_main(const char *host, const char *port_text)
 {
     unsigned port;
-    if (!target_host_ok(host))
-        return fail("'%s' is not a host name or an IPv6 literal", host);
+    if (!target_host_ok(host)) {
+        char shown[80];   /* the message stays one line whatever HOST holds */
+        size_t n = 0;
+        for (const char *p = host; *p && n + 1 < sizeof shown; p++)
+            shown[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+        shown[n] = '\0';
+        return fail("'%s' is not a host name or an IPv6 literal", shown);
+    }
     if (!port_ok(port_text, &port))
         return fail("'%s' is not a port from 1 to 65535", port_text);
     signal(SIGPIPE, SIG_IGN);

@@ -331,6 +331,14 @@ static bool rewrite_head(struct span method, struct span path, struct span versi
     for (size_t i = 0; ok && i < count; i++) {
         if (hop_by_hop(fields[i], fields, count))
             continue;
+        if (span_is(fields[i].name, "Content-Length")) {
+            /* The number the relay counts, not the client's spelling of it
+             * ("005"): the origin reads exactly what the proxy enforces. */
+            char length[40];
+            int n = snprintf(length, sizeof length, "Content-Length: %llu\r\n", req->body_len);
+            ok = n > 0 && (size_t)n < sizeof length && append(out, &at, length, (size_t)n);
+            continue;
+        }
         ok = append(out, &at, fields[i].name.p, fields[i].name.n) && append(out, &at, ": ", 2) &&
              append(out, &at, fields[i].value.p, fields[i].value.n) && append(out, &at, "\r\n", 2);
     }
@@ -351,7 +359,9 @@ static bool split_absolute_uri(struct span target, struct span *authority, struc
     *authority = (struct span){a, (size_t)(p - a)};
     if (p < end && *p == '#')
         return false;
-    *path = (struct span){p, (size_t)(end - p)};
+    /* A fragment is the client's business (RFC 9110 §4.2.4): never sent on. */
+    const char *hash = memchr(p, '#', (size_t)(end - p));
+    *path = (struct span){p, (size_t)((hash ? hash : end) - p)};
     return true;
 }
 

@@ -150,6 +150,26 @@ expect_out '^REPLY 2$' "SOCKS5 to a closed port that is not named: 0x02, not 0x0
 sbx "$PORTS" "$PY" "$CLIENTS" socks ::1 ipv6 "$ORIGIN_PORT"
 expect_out '^REPLY 2$' "[::1]:$DIGEST_PORT does not allow [::1]:$ORIGIN_PORT"
 
+# --- client mode: --connect HOST PORT ---------------------------------------
+if [ "$RUNNER" = supervisor ]; then
+    C="$SUPERVISOR --connect"
+    GET_HELLO="printf 'GET /hello HTTP/1.0\\r\\n\\r\\n'"
+    sbx "$PORTS" /bin/sh -c "$GET_HELLO | $C 127.0.0.1 $ORIGIN_PORT"
+    expect_out '^hello from origin$' "--connect: stdin reaches the allowed host:port and its answer comes back"
+    sbx "$PORTS" /bin/sh -c "echo x | $C 127.0.0.1 $ORIGIN_PORT.0 ; echo rc=\$?"
+    expect_out '^rc=125$' "--connect: a malformed port is 125"
+    sbx "$PORTS" /bin/sh -c "echo x | $C 127.0.0.1 1 2>&1; echo rc=\$?"
+    expect_out "refused CONNECT 127.0.0.1:1: HTTP/1.1 403 Forbidden, refused by allowedHosts" "--connect: a refused port says which rule refused it"
+    expect_out '^rc=125$' "... with exit 125"
+    sbx "$PORTS" /bin/sh -c "$C \"\$(printf 'h\\r\\nX-Injected: 1')\" 80 2>&1 | wc -l; $C \"\$(printf 'h\\r\\nX')\" 80 2>&1"
+    expect_out '^1$' "--connect: a host with CR/LF is refused in one line"
+    expect_out "'h\\?\\?X' is not a host name" "... naming it without its control bytes"
+    sbx "$PORTS" /bin/sh -c "env -u HTTP_PROXY -u http_proxy -u HTTPS_PROXY -u https_proxy ALL_PROXY=\"\${ALL_PROXY%@*}@10.0.0.1:1080\" $C 127.0.0.1 $DIGEST_PORT </dev/null 2>&1"
+    expect_out 'ALL_PROXY does not name a loopback address' "--connect: the secret is never sent to a non-loopback proxy"
+    sbx "$PORTS" /bin/sh -c "$GET_HELLO | env -u HTTP_PROXY -u http_proxy -u HTTPS_PROXY -u https_proxy $C 127.0.0.1 $ORIGIN_PORT"
+    expect_out '^hello from origin$' "--connect: through the socks5 front-end when only ALL_PROXY is set"
+fi
+
 # --- isolation --------------------------------------------------------------
 if [ "$RUNNER" = portable ]; then
     # No network namespace here: on macOS, Seatbelt's profile (only the

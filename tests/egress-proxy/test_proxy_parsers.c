@@ -99,6 +99,16 @@ static void test_http_body_length(void)
     CU_ASSERT_EQUAL(r.body_len, 123456789012345ULL);
     CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &r), HTTP_PARSED);
     CU_ASSERT_EQUAL(r.body_len, 0);
+    /* The length goes on as the number counted, not as spelt. */
+    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 005\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.body_len, 5);
+    rewritten[rewritten_len] = '\0';
+    CU_ASSERT_PTR_NOT_NULL(strstr(rewritten, "\r\nContent-Length: 5\r\n"));
+    /* A fragment is not sent to the origin. */
+    CU_ASSERT_EQUAL(parse("GET http://h/a?q#frag HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
+    rewritten[rewritten_len] = '\0';
+    CU_ASSERT_PTR_NOT_NULL(strstr(rewritten, "GET /a?q HTTP/1.1\r\n"));
+    CU_ASSERT_PTR_NULL(strchr(rewritten, '#'));
     CU_ASSERT_EQUAL(parse("GET http://h/ HTTP/1.1\r\n\r\nGET http://h/2 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
     CU_ASSERT_EQUAL(r.body_len, 0);   /* no body: the second request is not part of this one */
     rewritten[rewritten_len] = '\0';
