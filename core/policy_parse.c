@@ -161,8 +161,7 @@ static void normalize_path(char *path)
         path[len - 1] = '\0';
 }
 
-/* A port as written in an entry: 1..65535 in decimal, no sign, no leading 0. */
-static bool port_text_valid(const char *p, size_t n, unsigned *port)
+bool policy_port_parse(const char *p, size_t n, unsigned *port)
 {
     if (n == 0 || n > 5 || p[0] == '0')
         return false;
@@ -205,7 +204,7 @@ const char *policy_host_entry_split(const char *entry, size_t *host_len, unsigne
     }
     if (*host_len == 0 || (entry[0] == '[' && *host_len == 2))
         return "names no host";
-    if (port_text && !port_text_valid(port_text, strlen(port_text), port))
+    if (port_text && !policy_port_parse(port_text, strlen(port_text), port))
         return "has a port that is not a number from 1 to 65535 (without leading zeros)";
     if ((entry[0] == '[' ? *host_len - 2 : *host_len) > HOST_ENTRY_MAX)
         return "names a host longer than 253 bytes";

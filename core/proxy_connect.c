@@ -21,6 +21,7 @@
 
 #include "backend.h"
 #include "diag.h"
+#include "policy.h"
 #include "proxy_connect.h"
 
 #define HEAD_MAX 8192
@@ -70,21 +71,6 @@ static bool target_host_ok(const char *h)
         return inet_pton(AF_INET6, h, &a) == 1;
     }
     return true;
-}
-
-static bool port_ok(const char *p, unsigned *port)
-{
-    size_t n = strlen(p);
-    if (n == 0 || n > 5 || p[0] == '0')
-        return false;
-    unsigned v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-        v = v * 10 + (unsigned)(p[i] - '0');
-    }
-    *port = v;
-    return v >= 1 && v <= 65535;
 }
 
 static int hex_value(char c)
@@ -157,7 +143,7 @@ static const char *parse_proxy_url(const char *text, bool socks, struct proxy_ur
     char port_copy[8];
     snprintf(port_copy, sizeof port_copy, "%.*s", (int)strcspn(port_text, "/"), port_text);
     unsigned port;
-    if (!port_ok(port_copy, &port))
+    if (!policy_port_parse(port_copy, strlen(port_copy), &port))
         return "has a malformed port";
     struct sockaddr_in *in = (struct sockaddr_in *)(void *)&u->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)(void *)&u->addr;
@@ -194,23 +180,10 @@ static int find_proxy(struct proxy_url *u, const char **var)
                         "policy has network.outgoingProxy)");
 }
 
-static bool send_all(int fd, const void *buf, size_t len)
+/* All of p to fd (a socket or stdout; SIGPIPE is ignored). */
+static bool write_all(int fd, const void *buf, size_t len)
 {
     const char *p = buf;
-    while (len > 0) {
-        ssize_t w = send(fd, p, len, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        len -= (size_t)w;
-    }
-    return true;
-}
-
-static bool write_all(int fd, const char *p, size_t len)
-{
     while (len > 0) {
         ssize_t w = write(fd, p, len);
         if (w < 0 && errno == EINTR)
@@ -279,7 +252,7 @@ static int http_handshake(int fd, const struct proxy_url *u, const char *authori
                      authority, authority, b64);
     sandbox_wipe(creds, sizeof creds);
     sandbox_wipe(b64, sizeof b64);
-    bool sent = n > 0 && (size_t)n < sizeof req && send_all(fd, req, (size_t)n);
+    bool sent = n > 0 && (size_t)n < sizeof req && write_all(fd, req, (size_t)n);
     sandbox_wipe(req, sizeof req);
     if (!sent)
         return fail("cannot send the CONNECT request to the proxy: %s", strerror(errno));
@@ -336,7 +309,7 @@ static int socks_handshake(int fd, const struct proxy_url *u, const char *host, 
     if (ul > 255 || pl > 255)
         return fail("ALL_PROXY's credentials are too long for SOCKS5");
     unsigned char greeting[3] = {5, 1, 2}, reply[2];
-    if (!send_all(fd, greeting, 3) || !recv_exact(fd, reply, 2) || reply[0] != 5 || reply[1] != 2)
+    if (!write_all(fd, greeting, 3) || !recv_exact(fd, reply, 2) || reply[0] != 5 || reply[1] != 2)
         return fail("the SOCKS5 proxy does not accept username/password authentication");
     size_t n = 0;
     msg[n++] = 1;
@@ -346,7 +319,7 @@ static int socks_handshake(int fd, const struct proxy_url *u, const char *host, 
     msg[n++] = (unsigned char)pl;
     memcpy(msg + n, u->pass, pl);
     n += pl;
-    bool sent = send_all(fd, msg, n);
+    bool sent = write_all(fd, msg, n);
     sandbox_wipe(msg, sizeof msg);
     if (!sent || !recv_exact(fd, reply, 2) || reply[1] != 0)
         return fail("the SOCKS5 proxy refused the credentials from ALL_PROXY");
@@ -357,7 +330,7 @@ static int socks_handshake(int fd, const struct proxy_url *u, const char *host, 
     msg[n++] = (unsigned char)(port >> 8);
     msg[n++] = (unsigned char)port;
     unsigned char head[5];
-    if (!send_all(fd, msg, n) || !recv_exact(fd, head, 5) || head[0] != 5)
+    if (!write_all(fd, msg, n) || !recv_exact(fd, head, 5) || head[0] != 5)
         return fail("the SOCKS5 proxy closed the connection during the request for %s", host);
     if (head[1] != 0)
         return fail("the SOCKS5 proxy refused %s port %u: %s", host, port, socks_reply_text(head[1]));
@@ -383,7 +356,7 @@ static int relay(int fd)
             return fail("poll: %s", strerror(errno));
         if (p[0].revents) {
             ssize_t n = read(0, buf, sizeof buf);
-            if (n > 0 && !send_all(fd, buf, (size_t)n))
+            if (n > 0 && !write_all(fd, buf, (size_t)n))
                 return fail("the tunnel failed while sending: %s", strerror(errno));
             if (n == 0 || (n < 0 && errno != EINTR)) {
                 shutdown(fd, SHUT_WR);   /* pass the end of stdin on, keep reading */
@@ -415,7 +388,7 @@ int proxy_connect_main(const char *host, const char *port_text)
         shown[n] = '\0';
         return fail("'%s' is not a host name or an IPv6 literal", shown);
     }
-    if (!port_ok(port_text, &port))
+    if (!policy_port_parse(port_text, strlen(port_text), &port))
         return fail("'%s' is not a port from 1 to 65535", port_text);
     signal(SIGPIPE, SIG_IGN);
     struct proxy_url u;
