@@ -13,8 +13,8 @@ UNIT_TESTS += tests/core/test_policy_corpus tests/core/test_policy_unit
 
 EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
-BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh
-EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh
+BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
+EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 
 # Example backend modules, built the way a developer outside core/ would
 # build one: only the public header, -DHAS_BACKEND_MODULE, a libtool module.
