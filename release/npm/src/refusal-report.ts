@@ -6,8 +6,6 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
 
 export const EgressRefusalSchema = Type.Object(
     {
@@ -60,13 +58,25 @@ export function parseRefusalLine(line: string): EgressRefusal {
 
 /**
  * Every refusal on `stream` (the read end of the descriptor given as
- * `--refusal-report N`), as it arrives, until the stream ends — when the
- * supervisor and its egress process have exited. Throws RefusalReportError
- * on a line that is not a refusal record.
+ * `--refusal-report N`, e.g. `child.stdio[3]`: any async iterable of text or
+ * bytes, as Node's streams are), as each line completes, until the stream
+ * ends — when the supervisor and its egress process have exited. Throws
+ * RefusalReportError on a line that is not a refusal record.
  */
-export async function* readRefusalReport(stream: Readable): AsyncGenerator<EgressRefusal> {
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    for await (const line of lines) {
-        if (line !== "") yield parseRefusalLine(line);
+export async function* readRefusalReport(
+    stream: AsyncIterable<string | Uint8Array>,
+): AsyncGenerator<EgressRefusal> {
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    let pending = "";
+    for await (const chunk of stream) {
+        pending += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+        let newline: number;
+        while ((newline = pending.indexOf("\n")) !== -1) {
+            const line = pending.slice(0, newline);
+            pending = pending.slice(newline + 1);
+            if (line !== "") yield parseRefusalLine(line);
+        }
     }
+    pending += decoder.decode();
+    if (pending !== "") yield parseRefusalLine(pending);
 }

@@ -60,6 +60,19 @@ test("readRefusalReport yields each record as its line completes, across chunk b
     assert.deepEqual(got, [443, 22]);
 });
 
+test("readRefusalReport reads bytes split inside a multi-byte character", async () => {
+    const withUtf8 = line.replace("(2 entries)", "(2 entries) é");
+    const bytes = new TextEncoder().encode(`${withUtf8}\n`);
+    const cut = bytes.indexOf(0xc3) + 1; // between the two bytes of "é"
+    async function* chunks() {
+        yield bytes.slice(0, cut);
+        yield bytes.slice(cut);
+    }
+    const got = [];
+    for await (const r of readRefusalReport(chunks())) got.push(r.reason);
+    assert.deepEqual(got, ["'blocked.example' is not in network.allowedHosts (2 entries) é"]);
+});
+
 test("readRefusalReport throws on a corrupt line rather than skipping it", async () => {
     const stream = new PassThrough();
     stream.end(`${line}\n{"event":"egress-refused"}\n`);
