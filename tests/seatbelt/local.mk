@@ -51,3 +51,15 @@ if HOST_DARWIN
 BINARY_TESTS += tests/seatbelt/darwin.sh
 endif
 EXTRA_DIST += tests/seatbelt/darwin.sh
+
+# Every generated profile read by TinyScheme, against our own reader's view
+# (tinyscheme.sh; the dump helper writes the profiles and that view).
+check_PROGRAMS += tests/seatbelt/sbpl_scheme_dump
+tests_seatbelt_sbpl_scheme_dump_SOURCES = tests/seatbelt/sbpl_scheme_dump.c \
+	tests/seatbelt/fixtures.h tests/seatbelt/fixtures.c tests/seatbelt/hostile.h \
+	tests/seatbelt/sbpl_reader.h tests/seatbelt/sbpl_reader.c
+tests_seatbelt_sbpl_scheme_dump_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/tests/seatbelt
+tests_seatbelt_sbpl_scheme_dump_LDADD = backends/seatbelt/libsbpl.a core/libpolicy.a $(CJSON_LIBS)
+BINARY_TESTS += tests/seatbelt/tinyscheme.sh
+EXTRA_DIST += tests/seatbelt/tinyscheme.sh tests/seatbelt/sbpl-recorder.scm
