@@ -201,6 +201,17 @@ static void network(struct emitter *e)
         sbpl_buf_append(&e->out, ")\n");
         break;
     }
+    if (r->net == SBPL_NET_EGRESS)
+        /* Not under a proxy: trustd fetches AIA, OCSP and CRL URLs named by
+         * the certificate being checked, from outside the sandbox, so a
+         * workload could make it fetch any URL past allowedHosts. */
+        sbpl_buf_append(&e->out,
+            "; Certificate verification: Security.framework's trust evaluation (Go's\n"
+            "; crypto/x509, anything using SecTrust) asks trustd over Mach; without it\n"
+            "; every chain fails (x509: OSStatus -26276).  The per-user agent and the\n"
+            "; system daemon; no other Security service.\n"
+            "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"
+            "(allow mach-lookup (global-name \"com.apple.trustd\"))\n");
     if (r->local_binding)
         sbpl_buf_append(&e->out,
             "; Local binding: listen and accept on loopback only.\n"
