@@ -329,8 +329,8 @@ expect_report http 127.0.0.1 "$HP" allowedHosts "python urllib refused"
 
 # --- Node fetch --------------------------------------------------------------
 # Node's fetch uses HTTP_PROXY only with NODE_USE_ENV_PROXY=1 (the
-# supervisor sets it) and only from Node 22.19 / 24; .ci/run installs one in
-# /opt/has-node-fetch when the machine's own node is older.
+# supervisor sets it) and only from Node 22.19 / 24; release/ensure-node
+# (run by tests/run-all) installs one in /opt/has-node where Debian's is older.
 node_new_enough() {
     local nv nmaj nmin
     nv=$("$1" -p process.versions.node 2>/dev/null) || return 1
@@ -338,11 +338,11 @@ node_new_enough() {
     [ "${nmaj:-0}" -ge 24 ] || { [ "${nmaj:-0}" = 22 ] && [ "${nmin:-0}" -ge 19 ]; }
 }
 NODE_FETCH=
-for candidate in "$(command -v node)" /opt/has-node-fetch/bin/node; do
+for candidate in "$(command -v node)" /opt/has-node/bin/node; do
     [ -x "$candidate" ] && node_new_enough "$candidate" && { NODE_FETCH=$candidate; break; }
 done
 if [ -z "$NODE_FETCH" ] && [ "${HAS_REQUIRE_TOOLS:-0}" = 1 ]; then
-    fail "HAS_REQUIRE_TOOLS=1 and no Node >= 22.19 (.ci/run installs one in /opt/has-node-fetch)"
+    fail "HAS_REQUIRE_TOOLS=1 and no Node >= 22.19 (release/ensure-node installs one in /opt/has-node)"
 elif [ -z "$NODE_FETCH" ]; then
     echo "# not run: node fetch through the proxy: no Node >= 22.19 (NODE_USE_ENV_PROXY needs it)"
 else
