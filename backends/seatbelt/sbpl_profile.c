@@ -109,6 +109,10 @@ static void processes(struct emitter *e)
         "(allow process-info* (target same-sandbox))\n");
 }
 
+/* Every session's terminal device (/dev/ttys000 ...): a constant, never a
+ * policy path, so no escaping question arises. */
+#define SBPL_TERMINALS_REGEX "^/dev/ttys[0-9]+$"
+
 /* The few system services every run needs, whatever the policy. */
 static void services(struct emitter *e)
 {
@@ -118,13 +122,48 @@ static void services(struct emitter *e)
         "; User and group lookups (getpwuid: shells, ls -l, git, ssh).\n"
         "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n"
         "; Named POSIX semaphores (Python multiprocessing locks).\n"
-        "(allow ipc-posix-sem)\n");
+        "(allow ipc-posix-sem)\n"
+        "; Group membership (getgrouplist: id, groups, tools checking access).\n"
+        "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))\n"
+        "; Where the per-user temporary and cache directories are (confstr's\n"
+        "; _CS_DARWIN_USER_TEMP_DIR, how programs find $TMPDIR): naming them only;\n"
+        "; whether they are writable is the policy's decision, as for /tmp.\n"
+        "(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n"
+        "; Reading user preferences (CFPreferences: defaults, Foundation-based\n"
+        "; tools); writing them stays denied.\n"
+        "(allow user-preference-read)\n"
+        "; New pseudo-terminals for interactive programs (script, expect,\n"
+        "; node-pty, python's pty): /dev/ptmx, and only the ttys this sandbox\n"
+        "; created (the pty extension Seatbelt issues), never another terminal.\n"
+        "(allow pseudo-tty)\n"
+        "(allow file-read* (literal \"/dev/ptmx\"))\n"
+        "(allow file-write* (literal \"/dev/ptmx\"))\n"
+        "(allow file-ioctl (literal \"/dev/ptmx\"))\n"
+        "(allow file-read* (require-all (regex \"" SBPL_TERMINALS_REGEX "\") (extension \"com.apple.sandbox.pty\")))\n"
+        "(allow file-write* (require-all (regex \"" SBPL_TERMINALS_REGEX "\") (extension \"com.apple.sandbox.pty\")))\n"
+        "(allow file-ioctl (require-all (regex \"" SBPL_TERMINALS_REGEX "\") (extension \"com.apple.sandbox.pty\")))\n");
 }
 
 static void reads(struct emitter *e)
 {
-    sbpl_buf_append(&e->out, "\n; Reads: everywhere except the read-denied paths.\n");
-    allow_except(e, "file-read*", &e->rules->read_denied);
+    const struct sbpl_rules *r = e->rules;
+    sbpl_buf_append(&e->out,
+        "\n; Reads: everywhere except the read-denied paths and other sessions'\n"
+        "; terminals (reading one takes the keystrokes typed there: the user's\n"
+        "; other Terminal tabs, their passwords).\n"
+        "(allow file-read*");
+    new_line(e, 1);
+    sbpl_buf_append(&e->out, "(require-all");
+    path_filter(e, 2, "subpath", "/");
+    exclude_all(e, 2, &r->read_denied, false);
+    new_line(e, 2);
+    sbpl_buf_append(&e->out, "(require-not (regex \"" SBPL_TERMINALS_REGEX "\"))))\n");
+    if (r->terminals.count > 0) {
+        sbpl_buf_append(&e->out, "; The terminal(s) the workload was started on: its own input.\n(allow file-read*");
+        for (size_t i = 0; i < r->terminals.count; i++)
+            path_filter(e, 1, "literal", r->terminals.items[i]);
+        sbpl_buf_append(&e->out, ")\n");
+    }
 }
 
 static void writes(struct emitter *e)

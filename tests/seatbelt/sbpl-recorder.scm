@@ -28,6 +28,8 @@
 (define target (recorder 'target))
 (define remote (recorder 'remote))
 (define local (recorder 'local))
+(define regex (recorder 'regex))
+(define extension (recorder 'extension))
 
 ; Keywords that stand as bare symbols inside filters.
 (define ip 'ip)

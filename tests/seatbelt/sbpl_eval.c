@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 
 #include "sbpl_eval.h"
@@ -68,6 +69,17 @@ static enum match ip_filter(const struct sbpl_node *f, const struct sbpl_request
     return address(f->items[2]->text, host, q->port);
 }
 
+/* SBPL's (regex "...") as a POSIX extended expression, the model's reading. */
+static enum match regex_match(const char *pattern, const char *path)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return UNKNOWN;
+    int r = regexec(&re, path, 0, NULL, 0);
+    regfree(&re);
+    return r == 0 ? YES : NO;
+}
+
 static enum match filter(const struct sbpl_node *f, const struct sbpl_request *q)
 {
     if (f->kind != SBPL_NODE_LIST || f->count == 0 || f->items[0]->kind != SBPL_NODE_SYMBOL)
@@ -88,6 +100,12 @@ static enum match filter(const struct sbpl_node *f, const struct sbpl_request *q
         return q->path && strcmp(q->path, arg) == 0 ? YES : NO;
     if (strcmp(name, "subpath") == 0 && arg)
         return q->path && sbpl_path_within(q->path, arg) ? YES : NO;
+    if (strcmp(name, "regex") == 0 && arg)
+        return q->path ? regex_match(arg, q->path) : NO;
+    /* The model's workload holds no sandbox extension (the pty one is
+     * issued only for a pseudo-terminal the sandbox itself created). */
+    if (strcmp(name, "extension") == 0 && arg)
+        return NO;
     if (strcmp(name, "global-name") == 0 && arg)
         return q->global_name && strcmp(q->global_name, arg) == 0 ? YES : NO;
     if (strcmp(name, "vnode-type") == 0 && f->count == 2 && is_symbol(f->items[1], "CHARACTER-DEVICE"))

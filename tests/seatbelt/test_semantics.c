@@ -124,6 +124,14 @@ static void test_workspace_write_filesystem(void)
     /* Not started on a terminal: the controlling terminal stays closed. */
     expect(DENY, file("file-read-data", "/dev/tty"));
     expect(DENY, file("file-write-data", "/dev/tty"));
+    /* A new pseudo-terminal may be made; another terminal of the user's
+     * (a tty this sandbox did not create) is neither read nor written. */
+    expect(ALLOW, file("file-write-data", "/dev/ptmx"));
+    expect(ALLOW, file("file-ioctl", "/dev/ptmx"));
+    expect(DENY, file("file-write-data", "/dev/ttys003"));
+    expect(DENY, file("file-read-data", "/dev/ttys003"));
+    expect(DENY, file("file-ioctl", "/dev/ttys003"));
+    expect(DENY, file("file-ioctl", "/dev/ttys0031x"));
     unload();
 }
 
@@ -152,6 +160,9 @@ static void test_read_only_and_devices(void)
     expect(ALLOW, file("file-write-data", "/dev/fd/1"));
     expect(DENY, file("file-ioctl", "/dev/ttys003"));
     expect(ALLOW, file("file-read-data", "/dev/tty"));
+    /* Its own terminal is its input; another session's is someone's keystrokes. */
+    expect(ALLOW, file("file-read-data", "/dev/ttys003"));
+    expect(DENY, file("file-read-data", "/dev/ttys004"));
     unload();
 }
 
