@@ -3,3 +3,4 @@ include tests/core/local.mk
 include tests/linux-ns/local.mk
 include tests/egress-proxy/local.mk
 include tests/seatbelt/local.mk
+include tests/release/local.mk
