@@ -17,7 +17,6 @@
 #include "egress_process.h"
 #include "egress_spawn.h"
 
-#define START_TIMEOUT_MS 10000
 
 /*
  * macOS (and the Linux test build of this path): the egress process binds
@@ -44,9 +43,9 @@ static enum sandbox_result read_line(struct sandbox_ctx *ctx, int control, char 
         if (r < 0 && errno != EINTR)
             return sandbox_fail(ctx, "waiting for the egress process: %s", strerror(errno));
         if (r <= 0) {
-            if ((waited_ms += 100) >= START_TIMEOUT_MS)
+            if ((waited_ms += 100) >= EGRESS_START_TIMEOUT_MS)
                 return sandbox_fail(ctx, "the egress process did not report its ports within %d s",
-                                    START_TIMEOUT_MS / 1000);
+                                    EGRESS_START_TIMEOUT_MS / 1000);
             continue;
         }
         ssize_t n = recv(control, line + len, cap - 1 - len, 0);

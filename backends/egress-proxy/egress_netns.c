@@ -26,7 +26,6 @@
  * host's; the workload starts only after they are bound. */
 #define HTTP_PORT 3128
 #define SOCKS5_PORT 1080
-#define START_TIMEOUT_MS 10000
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 struct egress_state {
@@ -41,11 +40,11 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     struct pollfd pfd = {.fd = control, .events = POLLIN};
     int r;
     do
-        r = poll(&pfd, 1, START_TIMEOUT_MS);
+        r = poll(&pfd, 1, EGRESS_START_TIMEOUT_MS);
     while (r < 0 && errno == EINTR);
     if (r == 0)
         return sandbox_fail(ctx, "the egress process did not answer within %d s (%s)",
-                            START_TIMEOUT_MS / 1000, stage);
+                            EGRESS_START_TIMEOUT_MS / 1000, stage);
     char msg[600];
     ssize_t n = recv(control, msg, sizeof msg - 1, 0);
     if (n <= 0)

@@ -19,6 +19,8 @@
 #define EGRESS_KIND_HTTP 'H'      /* a kinds[] entry: the listener is the http front-end */
 #define EGRESS_KIND_SOCKS5 'S'    /* ... the socks5 front-end */
 #define EGRESS_MAX_LISTENERS 2
+/* How long the supervisor waits for each answer of the egress process. */
+#define EGRESS_START_TIMEOUT_MS 10000
 /*
  * Host-loopback builds (EGRESS_HOST_LOOPBACK): the socketpair is a stream
  * (macOS has no SOCK_SEQPACKET for AF_UNIX), and the egress process writes
