@@ -105,8 +105,6 @@ static int canon(const char *path)
     return rc != 0;
 }
 
-enum placement { IN_DENIED_READ, IN_DENIED_WRITE, IN_ALLOWED_WRITE, IN_CWD, PLACEMENTS };
-
 static int write_file(const char *dir, const char *name, const char *ext, const char *text, const char *path)
 {
     char file[4200];
@@ -124,27 +122,16 @@ static int write_file(const char *dir, const char *name, const char *ext, const 
 static int hostile(const char *dir)
 {
     for (size_t i = 0; i < HOSTILE_COUNT; i++) {
-        for (enum placement where = 0; where < PLACEMENTS; where++) {
-            char path[512];
-            snprintf(path, sizeof path, "/Users/me/%s", hostile_components[i]);
-            const char *one[] = {path};
-            struct fixture f;
-            fixture_init(&f, POLICY_MODE_WORKSPACE_WRITE);
-            f.policy.network.egress = true;
-            f.policy.network.local_binding = true;
-            switch (where) {
-            case IN_DENIED_READ: f.policy.denied_read_paths = fixture_list(one, 1); f.cwd = "/Users/me"; break;
-            case IN_DENIED_WRITE: f.policy.denied_write_paths = fixture_list(one, 1); f.cwd = "/Users/me"; break;
-            case IN_ALLOWED_WRITE: f.policy.allowed_write_paths = fixture_list(one, 1); break;
-            default: f.cwd = path; break;
-            }
+        for (enum hostile_placement where = 0; where < HOSTILE_PLACEMENTS; where++) {
+            struct hostile_case hc;
+            hostile_case_init(&hc, hostile_components[i], where);
             char *profile = NULL, err[256], name[64];
-            if (fixture_build(&f, &profile, err, sizeof err) != SBPL_OK) {
+            if (fixture_build(&hc.f, &profile, err, sizeof err) != SBPL_OK) {
                 fprintf(stderr, "sbpl_scheme_dump: hostile %zu: %s\n", i, err);
                 return 1;
             }
             snprintf(name, sizeof name, "hostile-%02zu-%d", i, (int)where);
-            int bad = write_file(dir, name, "sb", profile, NULL) || write_file(dir, name, "path", NULL, path);
+            int bad = write_file(dir, name, "sb", profile, NULL) || write_file(dir, name, "path", NULL, hc.path);
             free(profile);
             if (bad) {
                 fprintf(stderr, "sbpl_scheme_dump: cannot write into %s\n", dir);

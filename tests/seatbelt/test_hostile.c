@@ -25,33 +25,18 @@
 
 #define ORDINARY "ordinary"
 
-enum placement { IN_DENIED_READ, IN_DENIED_WRITE, IN_ALLOWED_WRITE, IN_CWD, PLACEMENTS };
 static const char *const placement_names[] = {"deniedReadPaths", "deniedWritePaths",
                                               "allowedWritePaths", "cwd"};
 
 /* Build with `component` at `where` and read the result back. */
-static int build_and_read(const char *component, enum placement where, struct sbpl_read *r)
+static int build_and_read(const char *component, enum hostile_placement where, struct sbpl_read *r)
 {
     memset(r, 0, sizeof *r);
-    char path[512];
-    snprintf(path, sizeof path, "/Users/me/%s", component);
-    const char *one[] = {path};
-    struct fixture f;
-    fixture_init(&f, POLICY_MODE_WORKSPACE_WRITE);
-    f.policy.network.egress = true;
-    f.policy.network.local_binding = true;
-    switch (where) {
-    case IN_DENIED_READ: f.policy.denied_read_paths = fixture_list(one, 1); break;
-    case IN_DENIED_WRITE: f.policy.denied_write_paths = fixture_list(one, 1); break;
-    case IN_ALLOWED_WRITE: f.policy.allowed_write_paths = fixture_list(one, 1); break;
-    default: f.cwd = path; break;
-    }
-    /* A denied path inside the writable root, so the guards appear too. */
-    if (where == IN_DENIED_READ || where == IN_DENIED_WRITE)
-        f.cwd = "/Users/me";
+    struct hostile_case hc;
+    hostile_case_init(&hc, component, where);
     char *profile = NULL;
     char err[256];
-    if (fixture_build(&f, &profile, err, sizeof err) != SBPL_OK)
+    if (fixture_build(&hc.f, &profile, err, sizeof err) != SBPL_OK)
         return -1;
     int rc = sbpl_read(profile, r);
     if (rc != 0)
@@ -74,7 +59,7 @@ static char *substitute(const char *s, const char *component)
 }
 
 static void compare(const struct sbpl_read *ordinary, const struct sbpl_read *hostile,
-                    const char *component, enum placement where)
+                    const char *component, enum hostile_placement where)
 {
     int same_skeleton = strcmp(ordinary->skeleton, hostile->skeleton) == 0;
     if (!same_skeleton)
@@ -94,7 +79,7 @@ static void compare(const struct sbpl_read *ordinary, const struct sbpl_read *ho
 
 static void test_structure_unchanged(void)
 {
-    for (enum placement where = 0; where < PLACEMENTS; where++) {
+    for (enum hostile_placement where = 0; where < HOSTILE_PLACEMENTS; where++) {
         struct sbpl_read ordinary;
         CU_ASSERT_EQUAL_FATAL(build_and_read(ORDINARY, where, &ordinary), 0);
         for (size_t i = 0; i < HOSTILE_COUNT; i++) {
@@ -114,7 +99,7 @@ static void test_control_bytes_never_written(void)
 {
     static const char *const bad[] = {"a\nb", "a\rb", "a\tb", "\x1b[0m", "del\x7f"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        for (enum placement where = 0; where < PLACEMENTS; where++) {
+        for (enum hostile_placement where = 0; where < HOSTILE_PLACEMENTS; where++) {
             struct sbpl_read r;
             CU_ASSERT_EQUAL(build_and_read(bad[i], where, &r), -1);
             sbpl_read_free(&r);
