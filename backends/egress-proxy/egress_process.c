@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,10 +62,11 @@ __attribute__((noreturn)) static void report_and_exit(int control, const char *m
 static void report_nonblocking(int fd)
 {
     struct stat st;
-    if (fstat(fd, &st) == 0 && (S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
+    bool known = fstat(fd, &st) == 0;
+    if (known && (S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
         return;
 #ifdef __linux__
-    if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+    if (known && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
         char path[40];
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
         int own = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
