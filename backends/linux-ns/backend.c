@@ -12,7 +12,8 @@
  *   init builds the mount policy while the workload creates the network
  *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).
  *   The workload hands the namespace to the init, which joins it and only
- *   then tells the workload to go on, and stays as init (ns_init.c).  Until
+ *   then tells the workload to go on, and stays as init (linux-common's
+ *   broker_init.c).  Until
  *   then the workload runs nothing but this backend's code.  PID 2
  *   re-enters the working directory and returns SANDBOX_OK so the other
  *   backends' enter() run inside the namespaces (the egress backend opens
@@ -37,7 +38,9 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "host_ipc.h"
 #include "linux_ns.h"
+#include "seccomp_programs.h"
 #include "supervise.h"
 
 #ifndef SYS_mount_setattr
@@ -89,7 +92,7 @@ static void init_identity(void)
     char err[1024];
     if (userns_child_setup(&state, err, sizeof err) != 0 ||
         userns_init_session(err, sizeof err) != 0 ||
-        host_ipc_join_session_keyring(err, sizeof err) != 0)
+        keyring_join_fresh_session(err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
 }
 
@@ -108,7 +111,7 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
     if (rc < 0 || (rc == 0 && mount_policy_sysfs(&state, ctx, err, sizeof err) != 0))
         diag_fatal("linux-ns: %s", err);
     /* EPIPE, ECONNRESET: the workload already died (a forwarded signal, or
-     * it failed and said why); ns_init_run() reports how. */
+     * it failed and said why); broker_init_run() reports how. */
     if (rc == 0 && send(link, "g", 1, MSG_NOSIGNAL) != 1 && errno != EPIPE && errno != ECONNRESET)
         diag_fatal("linux-ns: cannot start the workload: %s", strerror(errno));
 }
@@ -148,8 +151,11 @@ static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, i
     sigprocmask(SIG_SETMASK, unblocked, NULL);
     /* Abstract addresses are the sandbox's own in its network namespace.
      * In the host's, the init's connect() on the workload's behalf would
-     * not be bound by the workload's Landlock scope: they are refused. */
-    ns_init_run(workload, status_fd, link, state.netns);
+     * not be bound by the workload's Landlock scope: they are refused.
+     * TCP destinations are the network namespace's to judge. */
+    static struct connect_rules rules = {.unix_path_ok = host_ipc_socket_on_writable_mount};
+    rules.abstract_ok = state.netns;
+    broker_init_run(workload, status_fd, link, &rules, false);
 }
 
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
@@ -214,9 +220,11 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
     if (!state.sandbox)
         return SANDBOX_OK;
     int listener = -1;
+    /* The network is the namespace's own, or the host's granted whole. */
+    struct seccomp_shape shape = {.local_binding = ctx->policy->network.local_binding, .net = SECCOMP_NET_OWN};
     if (caps_drop_all(err, sizeof err) != 0 ||
-        host_ipc_landlock_scope(err, sizeof err) != 0 ||
-        seccomp_filter_install(ctx->policy, &listener, err, sizeof err) != 0 ||
+        landlock_scope_ipc(err, sizeof err) != 0 ||
+        seccomp_filter_install(&shape, &listener, err, sizeof err) != 0 ||
         /* The init answers connect() from now on; the workload must not
          * hold the listener (it could answer its own calls). */
         fd_pass_send(state.link, 's', listener, err, sizeof err) != 0)

@@ -2,7 +2,8 @@
  * host_ipc.c — the host's IPC endpoints, closed by default, in every mode
  * except full_access.
  *
- *  1. Pathname sockets anywhere: the connect() check (connect_broker.c) lets
+ *  1. Pathname sockets anywhere: the connect() check (linux-common's
+ *     connect_broker.c, with host_ipc_socket_on_writable_mount()) lets
  *     the workload reach only sockets on a writable mount of its view (a
  *     writable root, or made inside); /tmp, /run, $HOME and the rest of the
  *     host are read-only, so their sockets (X11, ssh-agent, ssh control
@@ -22,8 +23,9 @@
  *     abstract address, on every kernel; a Landlock domain scoped with
  *     LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL (Linux >=
  *     6.12) is a second layer, and keeps signals inside.
- *  5. Keyring: the init joins a fresh anonymous session keyring, and the
- *     keyctl family is refused by the seccomp filter.
+ *  5. Keyring: the init joins a fresh anonymous session keyring
+ *     (linux-common/keyring.c), and the keyctl family is refused by the
+ *     seccomp filter.
  *
  * A writable root is a grant: a socket inside one (also at or above /tmp)
  * is as reachable as the directory is writable.
@@ -39,6 +41,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -125,59 +128,14 @@ int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *d
     return 0;
 }
 
-/* ---- keyring ------------------------------------------------------------ */
+/* ---- host sockets the connect() check refuses ------------------------- */
 
-#define HAS_KEYCTL_JOIN_SESSION_KEYRING 1
-
-int host_ipc_join_session_keyring(char *err, size_t errlen)
+int host_ipc_socket_on_writable_mount(int fd, const struct stat *st, const void *arg)
 {
-    /* An anonymous session keyring: the caller's session keys (Kerberos
-     * tickets, ecryptfs, ...) are no longer possessed by the sandbox. */
-    if (syscall(SYS_keyctl, HAS_KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0 || errno == ENOSYS)
-        return 0;
-    snprintf(err, errlen, "cannot join a fresh session keyring (keyctl JOIN_SESSION_KEYRING): %s%s",
-             strerror(errno),
-             errno == EDQUOT ? "; the key quota is exhausted (kernel.keys.maxkeys)" : "");
-    return -1;
-}
-
-/* ---- Landlock scopes ----------------------------------------------------- */
-
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset 444
-#endif
-#ifndef SYS_landlock_restrict_self
-#define SYS_landlock_restrict_self 446
-#endif
-#define HAS_LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#define HAS_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#define HAS_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
-
-struct has_landlock_ruleset_attr {
-    uint64_t handled_access_fs;
-    uint64_t handled_access_net;
-    uint64_t scoped;
-};
-
-int host_ipc_landlock_scope(char *err, size_t errlen)
-{
-    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, HAS_LANDLOCK_CREATE_RULESET_VERSION);
-    if (abi < 6) /* no Landlock, disabled, or no scopes (ABI 6 = Linux 6.12) */
-        return 0;
-    struct has_landlock_ruleset_attr attr = {
-        .scoped = HAS_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | HAS_LANDLOCK_SCOPE_SIGNAL,
-    };
-    int fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create the Landlock scope ruleset (ABI %ld): %s", abi, strerror(errno));
-        return -1;
-    }
-    long rc = syscall(SYS_landlock_restrict_self, fd, 0);
-    int e = errno;
-    close(fd);
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot enter the Landlock scope (landlock_restrict_self): %s", strerror(e));
-        return -1;
-    }
-    return 0;
+    (void)st;
+    (void)arg;
+    struct statvfs sv;
+    if (fstatvfs(fd, &sv) != 0)
+        return -errno;
+    return sv.f_flag & ST_RDONLY ? -EACCES : 0; /* a host socket: not in a writable root, not made inside */
 }

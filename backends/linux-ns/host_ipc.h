@@ -17,6 +17,11 @@
 int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
                           char *err, size_t errlen);
 
+/* The connect() check's rule for pathname sockets (struct connect_rules):
+ * reachable only on a writable mount of the sandbox's view. */
+struct stat;
+int host_ipc_socket_on_writable_mount(int fd, const struct stat *st, const void *arg);
+
 /* dev.c: replace /dev by a minimal private one (with a private /dev/shm). */
 int private_dev(int root_fd, bool legacy, char *err, size_t errlen);
 

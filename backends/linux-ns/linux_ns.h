@@ -6,7 +6,6 @@
  * One file, one responsibility:
  *   backend.c        the descriptor and the order of the steps
  *   userns.c         clone into the namespaces, uid/gid maps, lifeline
- *   ns_init.c        PID 1 of the sandbox: forward signals, reap, report
  *   mount_policy.c   the filesystem policy as mounts
  *   denial_anchor.c  the directories on the way to a denied path made mount
  *                    points (no rename can carry a denial away)
@@ -14,18 +13,13 @@
  *   safe_path.c      symlink-free path resolution to O_PATH descriptors
  *   dev.c            a private, minimal /dev
  *   kernel_fs.c      procfs, sysfs, cgroupfs, ... read-only for any caller
- *   host_ipc.c       private /tmp and /run, host socket masks,
- *                    Landlock scopes, session keyring
+ *   host_ipc.c       host socket masks, which sockets the connect() check
+ *                    lets through
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
- *   fd_pass.c        descriptors from the workload to the init
- *   connect_broker.c the init makes the workload's connect() calls
- *   caps.c           securebits, capabilities, no_new_privs
- *   seccomp_rules.c  the one syscall table, compiled by libseccomp at build
- *                    time (seccomp_gen.c writes seccomp_programs.c)
- *   seccomp_filter.c loads the program the policy calls for
- *   fd_hygiene.c     close every descriptor above 2
  *   kernel_diag.c    why the kernel refused, and the fix
+ * PID 1's life, the connect() broker, capabilities, descriptors and the
+ * seccomp programs are linux-common's (backends/linux-common).
  */
 #ifndef HAS_LINUX_NS_H
 #define HAS_LINUX_NS_H
@@ -36,6 +30,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "linux_common.h"
 
 /* Environment variable (read from the supervisor's own environment) that
  * forces the legacy bind-remount path even where mount_setattr(2) exists. */
@@ -63,11 +58,6 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
 /* In the child, before the workload is forked: a session of its own (no
  * controlling terminal, out of the caller's process group), a hostname. */
 int userns_init_session(char *err, size_t errlen);
-
-/* ns_init.c: PID 1's life once the workload (PID 2) is forked: `link`
- * brings the workload's seccomp listener, whose connect() calls the init
- * then makes (abstract_ok: abstract addresses are the sandbox's own). */
-void ns_init_run(pid_t workload, int status_fd, int link, bool abstract_ok) __attribute__((noreturn));
 
 /* mount_policy.c */
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
@@ -105,54 +95,6 @@ int netns_send(int sock, int nsfd, char *err, size_t errlen);
  * namespace it carries.  Returns 1 when the workload exited without sending
  * (it reported its own error). */
 int netns_receive_join(int sock, bool join, char *err, size_t errlen);
-
-/* fd_pass.c: one descriptor (-1: none) and a tag byte over a socket pair.
- * fd_pass_receive() returns 1 when the peer closed without sending. */
-int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen);
-int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen);
-
-/* connect_broker.c: the init makes the workload's connect() calls (the
- * notifications of its filter's `listener`). */
-#define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
-struct connect_broker;
-struct pollfd;
-struct connect_broker *connect_broker_new(int listener, bool abstract_ok);
-/* Answer one notification (the listener is readable).  0, or -1 when the
- * listener failed. */
-int connect_broker_serve(struct connect_broker *b);
-/* The pending connections to poll (at most CONNECT_BROKER_MAX_PENDING
- * entries written to fds; their count returned), and how long poll() may
- * wait for them (-1: no limit). */
-size_t connect_broker_pollfds(const struct connect_broker *b, struct pollfd *fds, int *timeout_ms);
-/* Finish what is ready among them, given poll()'s results in fds. */
-void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds);
-/* What the `len` bytes at `addr`, given to connect() on an AF_UNIX socket,
- * name (pure, fuzzed: tests/linux-ns/fuzz_connect_address.c).  For a path,
- * `path` receives it NUL-terminated. */
-#define CONNECT_PATH_SIZE 109 /* sun_path and a NUL */
-enum connect_address {
-    CONNECT_ADDRESS_AS_GIVEN,  /* unnamed, AF_UNSPEC, another family: the kernel judges it */
-    CONNECT_ADDRESS_INVALID,   /* longer than struct sockaddr_un */
-    CONNECT_ADDRESS_ABSTRACT,
-    CONNECT_ADDRESS_PATH,
-};
-enum connect_address connect_address_classify(const void *addr, size_t len, char path[CONNECT_PATH_SIZE]);
-
-/* host_ipc.c */
-int host_ipc_join_session_keyring(char *err, size_t errlen);
-int host_ipc_landlock_scope(char *err, size_t errlen);
-
-/* caps.c */
-int caps_drop_all(char *err, size_t errlen);
-
-/* seccomp_filter.c: load the filter the policy calls for (built with the
- * binary, see seccomp_rules.c); *listener receives its notification
- * descriptor (close-on-exec), for the init. */
-int seccomp_filter_install(const struct policy *policy, int *listener, char *err, size_t errlen);
-
-/* fd_hygiene.c */
-/* Close every descriptor >= 3 but the n in keep[] (ascending, >= 3). */
-int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
 
 /* kernel_diag.c: a one-line explanation of why creating or using the user
  * namespace failed with `error`, including the fix. */

@@ -32,25 +32,7 @@ tests_linux_ns_helpers_without_syscalls_LDADD = $(SECCOMP_LIBS)
 
 BINARY_TESTS += $(LINUX_NS_TESTS)
 
-check_PROGRAMS += tests/linux-ns/test_seccomp_programs
-UNIT_TESTS += tests/linux-ns/test_seccomp_programs
-tests_linux_ns_test_seccomp_programs_SOURCES = tests/linux-ns/test_seccomp_programs.c $(SECCOMP_RULES_SOURCES)
-tests_linux_ns_test_seccomp_programs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/linux-ns
-tests_linux_ns_test_seccomp_programs_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CUNIT_CFLAGS)
-tests_linux_ns_test_seccomp_programs_LDADD = backends/linux-ns/liblinuxns.a $(CUNIT_LIBS) $(SECCOMP_LIBS)
 endif
-# libFuzzer target for the address the sandbox init copies from the
-# workload on every connect() (configure --enable-fuzzers CC=clang).
-if FUZZERS
-noinst_PROGRAMS += tests/linux-ns/fuzz_connect_address
-tests_linux_ns_fuzz_connect_address_SOURCES = tests/linux-ns/fuzz_connect_address.c \
-	backends/linux-ns/connect_broker.c
-tests_linux_ns_fuzz_connect_address_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/linux-ns
-tests_linux_ns_fuzz_connect_address_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
-tests_linux_ns_fuzz_connect_address_LDFLAGS = -fsanitize=fuzzer,address,undefined
-FUZZERS_LIST += tests/linux-ns/fuzz_connect_address:tests/linux-ns/fuzz-connect-seeds
-endif
-EXTRA_DIST += tests/linux-ns/fuzz-connect-seeds
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
 	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch \

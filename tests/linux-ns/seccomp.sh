@@ -64,7 +64,7 @@ if [ "$rc" = 1 ]; then ok "control: TIOCSTI injects outside the sandbox"
 else echo "# control: TIOCSTI outside gave $rc (dev.tty.legacy_tiocsti=0?): $(cat "$T_TMP/pty")"; fi
 
 # The audit tool prints the table.
-DUMP="$HAS_BUILDDIR/backends/linux-ns/happy-agent-supervisor-seccomp-dump"
+DUMP="$HAS_BUILDDIR/backends/linux-common/happy-agent-supervisor-seccomp-dump"
 if [ -x "$DUMP" ]; then
     OUT=$("$DUMP" "$NOBIND" 2>&1)
     for sc in bind listen io_uring_setup ioctl clone3 keyctl mount_setattr; do

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 
 int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen)
 {

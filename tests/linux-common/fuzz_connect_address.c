@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,7 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 
 #ifndef SYS_close_range
 #define SYS_close_range 436

@@ -1,18 +1,22 @@
 /*
- * connect_broker.c — the sandbox init makes the workload's connect() calls
- * (seccomp user notification: the filter sends every connect() here).
+ * connect_broker.c — a process outside the workload's seccomp filter makes
+ * the workload's connect() calls (seccomp user notification: the filter
+ * sends every connect() here), after the backend's checks (struct
+ * connect_rules, linux_common.h).
  *
- * Why: connect(2) on an AF_UNIX pathname socket needs no writable mount and
- * Landlock (ABI <= 7) does not mediate it, so a read-only view of the host
- * still reaches every host service listening on a path: an ssh control
- * master in ~/.ssh, gpg-agent, LXD, a container engine, a root-group 0660
- * socket.  The rule, on every kernel the sandbox supports: a pathname
- * socket is reachable only if it lies on a writable mount of the sandbox's
- * view — inside a writable root the caller granted, or made inside the
- * sandbox (which can bind only there).  Read-only mounts (the host, /tmp,
- * /run, $HOME, write-denied paths) refuse with EACCES.
+ * Why: connect(2) on an AF_UNIX pathname socket needs no write permission
+ * the sandbox can take away, and Landlock (ABI <= 7) does not mediate it,
+ * so a read-only view of the host still reaches every host service
+ * listening on a path: an ssh control master in ~/.ssh, gpg-agent, LXD, a
+ * container engine, a root-group 0660 socket.  Each backend says which
+ * pathname sockets are the sandbox's own (rules->unix_path_ok): linux-ns,
+ * those on a writable mount of its view; landlock, those beneath a
+ * writable root.  Without a network namespace of the sandbox's own,
+ * abstract addresses are the host's and refused, and the backend judges
+ * TCP destinations too (rules->inet_ok): the broker's connect() is not
+ * bound by the workload's Landlock domain.
  *
- * How, without a check-then-use race: the init fetches the workload's
+ * How, without a check-then-use race: the broker fetches the workload's
  * socket (pidfd_getfd), copies the address once, and connects that socket
  * itself with that copy — for every family.  It never lets the call run
  * on in the workload (SECCOMP_USER_NOTIF_FLAG_CONTINUE): the kernel would
@@ -20,31 +24,27 @@
  * descriptor table of its own, or one that swaps the descriptor with
  * dup2() meanwhile, would connect an AF_UNIX socket that was never checked.
  * For AF_UNIX the path is resolved in the calling thread's working
- * directory (no magic links: /proc/self would be the init's), the inode is
- * checked, and the socket is connected through /proc/self/fd/N — to exactly
- * that inode.
+ * directory (no magic links: /proc/self would be the broker's), the inode
+ * is checked, and the socket is connected through /proc/self/fd/N — to
+ * exactly that inode.
  *
- * Blocking: the init never waits.  A blocking socket is made non-blocking
+ * Blocking: the broker never waits.  A blocking socket is made non-blocking
  * for the call (the workload's thread is parked in connect() meanwhile); a
- * connection still in progress (TCP) is finished from the init's poll loop
- * (POLLOUT, then SO_ERROR), and an AF_UNIX listener with a full backlog is
- * tried again every 10 ms, while the init goes on serving and reaping.  A
- * non-blocking socket gets the kernel's answer at once (EINPROGRESS,
- * EAGAIN), as without the sandbox.
- *
- * Abstract addresses: reachable when the sandbox has its own network
- * namespace (its own abstract namespace); otherwise they are the host's,
- * and refused — the workload's own too, since the init is not bound by the
- * workload's Landlock scope.
+ * connection still in progress (TCP) is finished from the broker's poll
+ * loop (POLLOUT, then SO_ERROR), and an AF_UNIX listener with a full
+ * backlog is tried again every 10 ms, while the broker goes on serving and
+ * reaping.  A non-blocking socket gets the kernel's answer at once
+ * (EINPROGRESS, EAGAIN), as without the sandbox.
  *
  * What differs from a direct connect(): the peer credentials a Unix server
- * sees (SO_PEERCRED) are the init's, with the caller's uid; and a Landlock
- * domain the workload puts on itself does not restrict its connect() calls.
+ * sees (SO_PEERCRED) are the broker's, with the caller's uid; and a
+ * Landlock domain the workload puts on itself does not restrict its
+ * connect() calls.
  *
  * Input from the workload is only: the notification (from the kernel), a
  * descriptor number, an address length and the address bytes, each checked
- * before use; this code runs in PID 1, which holds the user namespace's
- * capabilities, so it stays small.
+ * before use; the broker may hold capabilities the workload has not (the
+ * linux-ns init), so this code stays small.
  */
 #include "config.h"
 
@@ -60,13 +60,12 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -87,7 +86,7 @@ struct has_open_how {
     unsigned long long flags, mode, resolve;
 };
 
-/* A connect() the init finishes later (a blocking socket's). */
+/* A connect() the broker finishes later (a blocking socket's). */
 struct pending {
     __u64 id;               /* the notification */
     int sock;               /* our copy of the workload's socket */
@@ -99,7 +98,7 @@ struct pending {
 
 struct connect_broker {
     int listener;
-    bool abstract_ok;
+    const struct connect_rules *rules;
     size_t count;
     struct pending pending[CONNECT_BROKER_MAX_PENDING];
 };
@@ -148,7 +147,7 @@ static int fetch_socket(int listener, const struct seccomp_notif *req, int *sock
  * O_PATH descriptor, or -errno. */
 static int resolve_path(pid_t tid, const char *path)
 {
-    int base = AT_FDCWD; /* the init's root is the workload's; its cwd is / */
+    int base = AT_FDCWD; /* the broker's root is the workload's; its cwd is / */
     if (path[0] != '/') {
         char cwd[48];
         snprintf(cwd, sizeof cwd, "/proc/%d/cwd", (int)tid);
@@ -182,37 +181,22 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
 _Static_assert(CONNECT_PATH_SIZE == sizeof(((struct sockaddr_un *)0)->sun_path) + 1,
                "CONNECT_PATH_SIZE holds sun_path and a NUL");
 
-/* The address to connect `sock` to, from the workload's copy `sa`: for an
- * AF_UNIX pathname the checked inode (through /proc/self/fd/N, *target
- * left open), else the copy itself.  0 or -errno. */
-static int destination(struct connect_broker *b, int domain, pid_t tid, struct sockaddr_storage *sa,
-                       socklen_t *len, int *target)
+/* A pathname socket: the checked inode, through /proc/self/fd/N in `sa`
+ * (*target left open).  0 or -errno. */
+static int unix_destination(const struct connect_rules *rules, pid_t tid, const char *path,
+                            struct sockaddr_storage *sa, socklen_t *len, int *target)
 {
-    if (domain != AF_UNIX)
-        return 0; /* the kernel judges the copy */
-    char path[CONNECT_PATH_SIZE];
-    switch (connect_address_classify(sa, *len, path)) {
-    case CONNECT_ADDRESS_AS_GIVEN:
-        return 0;
-    case CONNECT_ADDRESS_INVALID:
-        return -EINVAL;
-    case CONNECT_ADDRESS_ABSTRACT:
-        return b->abstract_ok ? 0 : -ECONNREFUSED; /* else: the host's abstract namespace */
-    case CONNECT_ADDRESS_PATH:
-        break;
-    }
     int fd = resolve_path(tid, path);
     if (fd < 0)
         return fd;
     struct stat st;
-    struct statvfs sv;
     int rc = 0;
-    if (fstat(fd, &st) != 0 || fstatvfs(fd, &sv) != 0)
+    if (fstat(fd, &st) != 0)
         rc = -errno;
     else if (!S_ISSOCK(st.st_mode))
         rc = -ECONNREFUSED; /* what the kernel says for a non-socket */
-    else if (sv.f_flag & ST_RDONLY)
-        rc = -EACCES; /* a host socket: not in a writable root, not made inside */
+    else
+        rc = rules->unix_path_ok(fd, &st, rules->arg);
     if (rc != 0) {
         close(fd);
         return rc;
@@ -224,6 +208,31 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
     *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)n + 1);
     *target = fd;
     return 0;
+}
+
+/* The address to connect `sock` to, from the workload's copy `sa`: for an
+ * AF_UNIX pathname the checked inode, else the copy itself, once the rules
+ * allow it.  0 or -errno. */
+static int destination(struct connect_broker *b, int domain, pid_t tid, struct sockaddr_storage *sa,
+                       socklen_t *len, int *target)
+{
+    const struct connect_rules *rules = b->rules;
+    if (domain == AF_INET || domain == AF_INET6)
+        return rules->inet_ok ? rules->inet_ok(sa, *len, rules->arg) : 0;
+    if (domain != AF_UNIX)
+        return 0; /* the kernel judges the copy (the filter decides which families exist) */
+    char path[CONNECT_PATH_SIZE];
+    switch (connect_address_classify(sa, *len, path)) {
+    case CONNECT_ADDRESS_AS_GIVEN:
+        return 0;
+    case CONNECT_ADDRESS_INVALID:
+        return -EINVAL;
+    case CONNECT_ADDRESS_ABSTRACT:
+        return rules->abstract_ok ? 0 : -ECONNREFUSED; /* else: the host's abstract namespace */
+    case CONNECT_ADDRESS_PATH:
+        break;
+    }
+    return unix_destination(rules, tid, path, sa, len, target);
 }
 
 /* connect() without blocking, whatever the socket's mode (`flags`, its
@@ -287,14 +296,14 @@ static void broker(struct connect_broker *b, const struct seccomp_notif *req)
         close_pending(&p);
 }
 
-struct connect_broker *connect_broker_new(int listener, bool abstract_ok)
+struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules)
 {
     struct connect_broker *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
     b->listener = listener;
-    b->abstract_ok = abstract_ok;
-    /* Linux >= 6.7: the kernel switches straight to the init and back on a
+    b->rules = rules;
+    /* Linux >= 6.7: the kernel switches straight to the broker and back on a
      * notification instead of waking it on another CPU (a TCP connect()
      * cost ~20 us more here instead of ~57).  Older kernels refuse the flag
      * and work as before. */

@@ -20,10 +20,11 @@
  * expects SIGSYS).
  *
  * When it is compiled: at build time (seccomp_gen.c writes the programs into
- * the binary; seccomp_filter.c loads them).  The table depends on one policy
- * bit (localBinding), so there are two programs, and compiling them in every
- * launch cost 0.2-0.3 ms of CPU under musl's allocator for a result that
- * never changes.  The values below (TIOCSTI, CLONE_NEWUSER) are taken from
+ * the binary; seccomp_filter.c loads them).  The table depends on the
+ * sandbox's shape (seccomp_programs.h: localBinding, the network around the
+ * workload, what Landlock mediates), so there is one program per shape, and
+ * compiling them in every launch cost 0.2-0.3 ms of CPU under musl's
+ * allocator for a result that never changes.  The values below (TIOCSTI, CLONE_NEWUSER) are taken from
  * the headers of the compiler that builds the generator; they are the same
  * on every architecture the build supports (configure.ac).
  *
@@ -42,6 +43,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
 
 #include "seccomp_rules.h"
 
@@ -49,7 +51,8 @@
 #define TIOCLINUX 0x541C
 #endif
 
-enum rule_when { ALWAYS, NO_LOCAL_BIND };
+/* When a rule applies: always, or in the shapes that call for it. */
+enum rule_when { ALWAYS, NO_LOCAL_BIND, HOST_NETWORK, PATH_TRUNCATE };
 
 /* One argument comparison: (args[arg] & mask) == value.  A rule matches
  * when all of its comparisons do (none: always). */
@@ -102,6 +105,19 @@ static const struct rule rules[] = {
      "localBinding: false: no listening endpoint, on any address family"},
     {"listen", EPERM, NO_TEST, NO_LOCAL_BIND,
      "localBinding: false (a connected socket cannot listen either)"},
+
+    /* ---- the host's network (no namespace of the sandbox's own): sendto
+     * with MSG_FASTOPEN connects a TCP socket without connect(2), so
+     * without the broker's check.  The socket families are refused by
+     * add_family_rules() ---- */
+    {"sendto", EPERM, HAS_FLAG(3, MSG_FASTOPEN), HOST_NETWORK, "TCP Fast Open: a connect() the broker never sees"},
+    {"sendmsg", EPERM, HAS_FLAG(2, MSG_FASTOPEN), HOST_NETWORK, "TCP Fast Open: a connect() the broker never sees"},
+    {"sendmmsg", EPERM, HAS_FLAG(3, MSG_FASTOPEN), HOST_NETWORK, "TCP Fast Open: a connect() the broker never sees"},
+
+    /* ---- a Landlock without its TRUNCATE right (ABI < 3) does not
+     * mediate truncate(2) by path: a file outside the writable roots
+     * could be emptied ---- */
+    {"truncate", EPERM, NO_TEST, PATH_TRUNCATE, "truncate by path, unmediated by Landlock ABI < 3"},
 
     /* ---- io_uring: carries bind/listen/connect/openat as ring opcodes past
      * any syscall filter (IORING_OP_BIND/LISTEN on Linux >= 6.11); ENOSYS so
@@ -200,6 +216,16 @@ static const struct rule rules[] = {
     {"quotactl", EPERM, NO_TEST, ALWAYS, "quota configuration"},
 };
 
+static bool rule_applies(const struct rule *r, const struct seccomp_shape *shape)
+{
+    switch (r->when) {
+    case NO_LOCAL_BIND: return !shape->local_binding;
+    case HOST_NETWORK: return shape->net != SECCOMP_NET_OWN;
+    case PATH_TRUNCATE: return shape->refuse_path_truncate;
+    default: return true;
+    }
+}
+
 static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
 {
     /* Comparisons spelt out in full (not SCMP_A0()/SCMP_A1(), whose
@@ -210,6 +236,50 @@ static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
                                        .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
     uint32_t action = r->error == NOTIFY ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)r->error);
     return seccomp_rule_add_array(f, action, nr, r->tests, cmp);
+}
+
+/* socket(2) with the host's network: refused for every family but AF_UNIX
+ * and, with TCP only, AF_INET/AF_INET6 -- and those only as stream sockets
+ * of protocol 0 or IPPROTO_TCP: SCTP, MPTCP and SMC stream sockets are not
+ * TCP, and Landlock's TCP rules do not see them.  The family is compared
+ * as the 32 bits the kernel reads; every family number below FAMILY_LIMIT
+ * gets its own rule: past the build headers' AF_MAX too, for the families a
+ * newer kernel may add (what is above the kernel's own AF_MAX it refuses
+ * itself). */
+#define FAMILY_LIMIT 64
+_Static_assert(AF_MAX <= FAMILY_LIMIT, "every family the headers know is covered");
+#define SOCK_TYPE_BITS 0xf /* SOCK_TYPE_MASK: the flags above are masked off */
+static struct scmp_arg_cmp masked_eq(unsigned arg, uint64_t mask, uint64_t value)
+{
+    return (struct scmp_arg_cmp){.arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = mask, .datum_b = value};
+}
+
+static int add_family_rules(scmp_filter_ctx f, const struct seccomp_shape *shape, int nr_socket)
+{
+    if (shape->net == SECCOMP_NET_OWN)
+        return 0;
+    bool tcp = shape->net == SECCOMP_NET_TCP_ONLY;
+    int rc = 0;
+    for (unsigned family = 0; family < FAMILY_LIMIT && rc == 0; family++) {
+        bool inet = family == AF_INET || family == AF_INET6;
+        if (family == AF_UNIX || (tcp && inet))
+            continue;
+        rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr_socket, 1,
+                              masked_eq(0, 0xffffffffULL, family));
+    }
+    static const unsigned inet_families[] = {AF_INET, AF_INET6};
+    for (size_t i = 0; tcp && i < sizeof inet_families / sizeof inet_families[0] && rc == 0; i++) {
+        struct scmp_arg_cmp is_family = masked_eq(0, 0xffffffffULL, inet_families[i]);
+        for (unsigned type = 0; type <= SOCK_TYPE_BITS && rc == 0; type++)
+            if (type != SOCK_STREAM)
+                rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), nr_socket, 2, is_family,
+                                      masked_eq(1, SOCK_TYPE_BITS, type));
+        /* Compared as 64 bits: a negative int or high garbage is above too. */
+        if (rc == 0)
+            rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPROTONOSUPPORT), nr_socket, 2, is_family,
+                                  (struct scmp_arg_cmp){.arg = 2, .op = SCMP_CMP_GT, .datum_a = IPPROTO_TCP});
+    }
+    return rc;
 }
 
 /* A filter that names `arch` only: libseccomp starts from the architecture
@@ -232,7 +302,7 @@ static int select_arch(scmp_filter_ctx f, uint32_t arch, char *err, size_t errle
  * may answer the probes differently from the kernels the binary will meet. */
 #define SECCOMP_RULES_API_LEVEL 5
 
-scmp_filter_ctx seccomp_rules_build(bool local_binding, uint32_t arch, char *err, size_t errlen)
+scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t arch, char *err, size_t errlen)
 {
     int rc = seccomp_api_set(SECCOMP_RULES_API_LEVEL);
     if (rc != 0) {
@@ -254,7 +324,7 @@ scmp_filter_ctx seccomp_rules_build(bool local_binding, uint32_t arch, char *err
         goto fail;
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         const struct rule *r = &rules[i];
-        if (r->when == NO_LOCAL_BIND && local_binding)
+        if (!rule_applies(r, shape))
             continue;
         /* Resolved for the generator's own architecture: libseccomp
          * translates the number to `arch` by name when it adds the rule. */
@@ -268,6 +338,10 @@ scmp_filter_ctx seccomp_rules_build(bool local_binding, uint32_t arch, char *err
             snprintf(err, errlen, "seccomp: cannot add the rule for %s (%s): %s", r->name, r->why, strerror(-rc));
             goto fail;
         }
+    }
+    if ((rc = add_family_rules(f, shape, seccomp_syscall_resolve_name("socket"))) != 0) {
+        snprintf(err, errlen, "seccomp: cannot add the socket family rules: %s", strerror(-rc));
+        goto fail;
     }
     return f;
 fail:

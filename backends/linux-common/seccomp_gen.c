@@ -19,12 +19,21 @@
 
 #include "seccomp_rules.h"
 
-static int emit_program(const char *name, bool local_binding, uint32_t arch)
+/* The C name of shape s's program. */
+static void program_name(const struct seccomp_shape *s, char *name, size_t size)
 {
-    char err[512];
+    static const char *const nets[SECCOMP_NET_COUNT] = {"own_net", "tcp_only", "no_net"};
+    snprintf(name, size, "%s_%s%s", s->local_binding ? "bind" : "no_bind", nets[s->net],
+             s->refuse_path_truncate ? "_no_truncate" : "");
+}
+
+static int emit_program(const struct seccomp_shape *shape, uint32_t arch)
+{
+    char err[512], name[64];
     unsigned char *prog;
     size_t len;
-    scmp_filter_ctx f = seccomp_rules_build(local_binding, arch, err, sizeof err);
+    program_name(shape, name, sizeof name);
+    scmp_filter_ctx f = seccomp_rules_build(shape, arch, err, sizeof err);
     if (!f || seccomp_rules_export(f, &prog, &len, err, sizeof err) != 0) {
         fprintf(stderr, "seccomp-gen: %s\n", err);
         seccomp_release(f);
@@ -52,6 +61,18 @@ static int emit_program(const char *name, bool local_binding, uint32_t arch)
     return 0;
 }
 
+#define SHAPE_COUNT (2 * SECCOMP_NET_COUNT * 2)
+
+/* Every shape, in the order of seccomp_programs[][][]. */
+static void all_shapes(struct seccomp_shape out[SHAPE_COUNT])
+{
+    size_t i = 0;
+    for (int bind = 0; bind < 2; bind++)
+        for (int net = 0; net < SECCOMP_NET_COUNT; net++)
+            for (int truncate = 0; truncate < 2; truncate++)
+                out[i++] = (struct seccomp_shape){bind, (enum seccomp_net)net, truncate};
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -65,15 +86,21 @@ int main(int argc, char **argv)
     }
     const struct scmp_version *v = seccomp_version();
     printf("/* Generated at build time by happy-agent-supervisor-seccomp-gen (%s, libseccomp %u.%u.%u)\n"
-           " * from backends/linux-ns/seccomp_rules.c.  Do not edit. */\n"
+           " * from backends/linux-common/seccomp_rules.c.  Do not edit. */\n"
            "#include \"seccomp_programs.h\"\n\n",
            argv[1], v->major, v->minor, v->micro);
-    if (emit_program("refuse_local_binding", false, arch) != 0 ||
-        emit_program("allow_local_binding", true, arch) != 0)
-        return 1;
-    printf("const struct seccomp_program seccomp_program_refuse_local_binding = {\n"
-           "    refuse_local_binding, sizeof refuse_local_binding / sizeof refuse_local_binding[0]};\n"
-           "const struct seccomp_program seccomp_program_allow_local_binding = {\n"
-           "    allow_local_binding, sizeof allow_local_binding / sizeof allow_local_binding[0]};\n");
+    struct seccomp_shape shapes[SHAPE_COUNT];
+    all_shapes(shapes);
+    for (size_t i = 0; i < SHAPE_COUNT; i++)
+        if (emit_program(&shapes[i], arch) != 0)
+            return 1;
+    printf("const struct seccomp_program seccomp_programs[2][SECCOMP_NET_COUNT][2] = {\n");
+    for (size_t i = 0; i < SHAPE_COUNT; i++) {
+        char name[64];
+        program_name(&shapes[i], name, sizeof name);
+        printf("    [%d][%d][%d] = {%s, sizeof %s / sizeof %s[0]},\n", shapes[i].local_binding,
+               (int)shapes[i].net, shapes[i].refuse_path_truncate, name, name, name);
+    }
+    printf("};\n");
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

@@ -15,6 +15,13 @@
  *     /proc/PID/status twice, ~10 us each).
  *  3. PR_SET_NO_NEW_PRIVS: setuid/setgid bits and file capabilities are
  *     ignored by execve from now on (also required by Landlock and seccomp).
+ *
+ * A caller without CAP_SETPCAP (an ordinary user, with no namespace around
+ * it: the landlock backend) can neither lock securebits nor shrink its
+ * bounding set, and has nothing for them to protect: its effective,
+ * permitted, inheritable and ambient sets are emptied and checked, and
+ * under no_new_privs execve grants nothing from the bounding set (not to
+ * uid 0 either: the kernel keeps the new permitted set within the old).
  */
 #include "config.h"
 
@@ -28,16 +35,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 
 #ifndef SECBIT_NO_CAP_AMBIENT_RAISE
 #define SECBIT_NO_CAP_AMBIENT_RAISE (1 << 6)
 #define SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED (1 << 7)
 #endif
 
-/* Every capability set of this thread is empty, as the kernel reports it.
- * The PR_*_READ loops stop at the first number the kernel does not know. */
-static bool all_sets_empty(void)
+/* Every capability set of this thread is empty, as the kernel reports it
+ * (the bounding set too, if `bounding`).  The PR_*_READ loops stop at the
+ * first number the kernel does not know. */
+static bool all_sets_empty(bool bounding)
 {
     struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
     struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
@@ -48,7 +56,7 @@ static bool all_sets_empty(void)
             return false;
     int cap, r;
     for (cap = 0; (r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0; cap++)
-        if (r != 0)
+        if (r != 0 && bounding)
             return false;
     if (cap == 0)
         return false; /* PR_CAPBSET_READ itself failed */
@@ -58,7 +66,16 @@ static bool all_sets_empty(void)
     return true;
 }
 
-int caps_drop_all(char *err, size_t errlen)
+/* CAP_SETPCAP in this thread's effective set (capget: no /proc parsing). */
+static bool have_setpcap(void)
+{
+    struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    return syscall(SYS_capget, &hdr, data) == 0 && (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP));
+}
+
+/* With CAP_SETPCAP: securebits locked, then all five sets emptied. */
+static int drop_with_setpcap(char *err, size_t errlen)
 {
     unsigned long bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
                          SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
@@ -73,7 +90,26 @@ int caps_drop_all(char *err, size_t errlen)
         snprintf(err, errlen, "cannot drop every capability (libcap-ng capng_apply)");
         return -1;
     }
-    if (!all_sets_empty()) {
+    return 0;
+}
+
+/* Without it: the sets it may empty (the bounding set stays, see above). */
+static int drop_without_setpcap(char *err, size_t errlen)
+{
+    capng_clear(CAPNG_SELECT_CAPS);
+    if (capng_apply(CAPNG_SELECT_CAPS) != 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+        snprintf(err, errlen, "cannot drop every capability (libcap-ng capng_apply, PR_CAP_AMBIENT_CLEAR_ALL)");
+        return -1;
+    }
+    return 0;
+}
+
+int caps_drop_all(char *err, size_t errlen)
+{
+    bool setpcap = have_setpcap();
+    if ((setpcap ? drop_with_setpcap : drop_without_setpcap)(err, errlen) != 0)
+        return -1;
+    if (!all_sets_empty(setpcap)) {
         snprintf(err, errlen, "capabilities remain after dropping them all; refusing");
         return -1;
     }

@@ -1,43 +1,99 @@
 /*
- * ns_init.c — PID 1 of the sandbox's PID namespace, once the workload
- * (PID 2) exists.
+ * broker_init.c — the process between the supervisor and the workload,
+ * once the workload exists: linux-ns's PID 1, landlock's broker process.
  *
  * It forwards SIGHUP/SIGINT/SIGQUIT/SIGTERM sent to it (by the supervisor,
- * which forwards what it receives) to the workload (set up by backend.c
- * right after the fork; blocked from the clone on, so pending while the
- * init builds the sandbox, see init_main()), reaps every orphan that is
- * reparented to it, and when the workload ends writes the workload's raw
- * wait status (one int) to the status pipe and exits.  A PID-namespace init
- * cannot die of a signal it sends itself, hence the pipe; the supervisor
- * reproduces that status.  The init's exit makes the kernel SIGKILL
- * everything left in the namespace: nothing from the sandbox survives the
- * workload.
+ * which forwards what it receives) to the workload (set up by the backend
+ * right after the fork, with those signals blocked until then), reaps every
+ * orphan that is reparented to it, and when the workload ends writes the
+ * workload's raw wait status (one int) to the status pipe and exits.  A
+ * PID-namespace init cannot die of a signal it sends itself, hence the
+ * pipe; the supervisor reproduces that status.
+ *
+ * Nothing from the sandbox survives the workload: a PID-namespace init's
+ * exit makes the kernel SIGKILL everything left in the namespace; without
+ * one (kill_orphans) this process, made the subreaper (PR_SET_CHILD_SUBREAPER)
+ * before it forked the workload, kills what is left before it reports.
  *
  * It also makes the workload's connect() calls (connect_broker.c): the
  * workload's harden() hands it the seccomp listener over the link socket.
  *
- * The init holds no descriptor but 0-2, the status pipe, the link (until
- * the listener arrives), the listener and a signalfd for SIGCHLD; runs no
- * untrusted code, and is non-dumpable (userns.c), so the workload can neither
- * ptrace it nor open /proc/1/mem, /proc/1/root or /proc/1/cwd.
+ * It holds no descriptor but 0-2, the status pipe, the link (until the
+ * listener arrives), the listener and a signalfd for SIGCHLD; runs no
+ * untrusted code, and is non-dumpable (the backend makes it so), so the
+ * workload can neither ptrace it nor open its /proc/PID/mem, root or cwd.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 #include "supervise.h"
 
-/* Write the workload's status to the supervisor and exit: the kernel then
- * kills whatever is left in the PID namespace. */
+static bool kill_orphans_first;
+
+/* SIGKILL each child of ours that /proc lists; true if there was one.  A
+ * child's pid cannot be reused before we reap it, so the kill reaches
+ * exactly it; its own children are then reparented to us, and found by
+ * the next round. */
+static bool kill_children(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return false;
+    pid_t self = getpid();
+    bool found = false;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end, path[64], line[512];
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        char *got = fgets(line, sizeof line, f);
+        fclose(f);
+        /* "pid (comm) state ppid ...": comm may hold spaces and ')'. */
+        char *close_paren = got ? strrchr(line, ')') : NULL;
+        int ppid;
+        if (close_paren && sscanf(close_paren + 1, " %*c %d", &ppid) == 1 && ppid == self) {
+            kill((pid_t)pid, SIGKILL);
+            found = true;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* Kill and reap everything left, round by round, until no child remains. */
+static void kill_leftovers(void)
+{
+    int status;
+    while (kill_children())
+        while (waitpid(-1, &status, WNOHANG) > 0)
+            ;
+    while (waitpid(-1, &status, 0) > 0)
+        ;
+}
+
+/* Write the workload's status to the supervisor and exit (with a PID
+ * namespace, the kernel then kills whatever is left in it). */
 __attribute__((noreturn))
 static void report(int status_fd, int status)
 {
+    if (kill_orphans_first)
+        kill_leftovers();
     ssize_t n;
     do
         n = write(status_fd, &status, sizeof status);
@@ -71,9 +127,11 @@ static int take_listener(int link)
     return fd;
 }
 
-void ns_init_run(pid_t workload, int status_fd, int link, bool abstract_ok)
+void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
+                     bool kill_orphans)
 {
     char err[256];
+    kill_orphans_first = kill_orphans;
     int keep[2] = {status_fd < link ? status_fd : link, status_fd < link ? link : status_fd};
     if (fd_close_except(keep, 2, err, sizeof err) != 0)
         _exit(125);
@@ -101,7 +159,7 @@ void ns_init_run(pid_t workload, int status_fd, int link, bool abstract_ok)
             link = -1;
             /* No broker (out of memory): the workload's connect() calls
              * then fail (ENOSYS once the listener is closed), never pass. */
-            if (listener >= 0 && !(broker = connect_broker_new(listener, abstract_ok))) {
+            if (listener >= 0 && !(broker = connect_broker_new(listener, rules))) {
                 close(listener);
                 listener = -1;
             }

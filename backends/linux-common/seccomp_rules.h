@@ -2,18 +2,20 @@
  * Used at build time (seccomp_gen.c writes the programs the binary loads),
  * by the developer tool that prints the filter (seccomp_dump.c) and by the
  * test that checks the programs in the binary against libseccomp. */
-#ifndef HAS_LINUX_NS_SECCOMP_RULES_H
-#define HAS_LINUX_NS_SECCOMP_RULES_H
+#ifndef HAS_LINUX_COMMON_SECCOMP_RULES_H
+#define HAS_LINUX_COMMON_SECCOMP_RULES_H
 
 #include <seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Build (not load) the filter for architecture `arch` (an SCMP_ARCH_*
- * token; SCMP_ARCH_NATIVE for the caller's own), refusing bind/listen unless
- * `local_binding`.  NULL with err set on failure. */
-scmp_filter_ctx seccomp_rules_build(bool local_binding, uint32_t arch, char *err, size_t errlen);
+#include "seccomp_programs.h"
+
+/* Build (not load) the filter of `shape` for architecture `arch` (an
+ * SCMP_ARCH_* token; SCMP_ARCH_NATIVE for the caller's own).  NULL with err
+ * set on failure. */
+scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t arch, char *err, size_t errlen);
 
 /* seccomp_export_bpf() into memory: *len bytes at *prog (malloc'd, the
  * caller frees).  0, or -1 with err set. */

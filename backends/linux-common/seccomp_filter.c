@@ -3,12 +3,11 @@
  * harden().
  *
  * The programs were compiled from seccomp_rules.c by libseccomp when the
- * binary was built (seccomp_gen.c); the policy picks one of the two
- * (localBinding).  They are loaded with seccomp(2) and
- * SECCOMP_FILTER_FLAG_NEW_LISTENER: the descriptor that receives the
- * connect() notifications goes to the sandbox init (connect_broker.c), and the
- * workload must not keep it (it could answer its own).  no_new_privs is
- * already set by caps.c.  A program built for another architecture than the
+ * binary was built (seccomp_gen.c); the backend's shape picks one.  They
+ * are loaded with seccomp(2) and SECCOMP_FILTER_FLAG_NEW_LISTENER: the
+ * descriptor that receives the connect() notifications goes to the broker
+ * (connect_broker.c), and the workload must not keep it (it could answer
+ * its own).  no_new_privs is already set by caps.c.  A program built for another architecture than the
  * running kernel's would kill the workload at its first syscall (the
  * bad-arch action): a misconfigured cross build fails closed.
  */
@@ -22,14 +21,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "linux_ns.h"
+#include "linux_common.h"
 #include "seccomp_programs.h"
 
-int seccomp_filter_install(const struct policy *policy, int *listener, char *err, size_t errlen)
+int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, char *err, size_t errlen)
 {
-    const struct seccomp_program *p = policy->network.local_binding
-                                          ? &seccomp_program_allow_local_binding
-                                          : &seccomp_program_refuse_local_binding;
+    const struct seccomp_program *p = seccomp_program_for(shape);
     /* The kernel copies the program and never writes through .filter. */
     struct sock_fprog prog = {.len = p->len, .filter = (struct sock_filter *)(uintptr_t)p->insns};
     long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);

@@ -1,0 +1,121 @@
+/*
+ * linux_common.h — the mechanisms both Linux backends (linux-ns, landlock)
+ * build their boundary from.  Not a backend: no descriptor, no policy of
+ * its own; each backend decides when and how to use these.
+ *
+ *   caps.c           zero capabilities, locked securebits, no_new_privs
+ *   fd_hygiene.c     close every descriptor above 2
+ *   fd_pass.c        one descriptor and a tag byte over a socket pair
+ *   seccomp_rules.c  the one syscall table, compiled by libseccomp at build
+ *                    time (seccomp_gen.c writes seccomp_programs.c)
+ *   seccomp_filter.c loads the program a backend's shape calls for
+ *   connect_broker.c a process outside the workload's filter makes its
+ *                    connect() calls, after the backend's checks
+ *   broker_init.c    that process's life: reap, serve, report the status
+ *   landlock_sys.c   the Landlock system calls, its ABI, scopes
+ *   keyring.c        a fresh session keyring
+ *
+ * Errors: every function below that can fail writes one line into
+ * err[errlen] (cause, path, fix) and returns -1.
+ */
+#ifndef HAS_LINUX_COMMON_H
+#define HAS_LINUX_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "policy.h"
+
+/* caps.c: every capability set empty, securebits locked (needs
+ * CAP_SETPCAP: a caller without it has no capability to lock away, and
+ * no_new_privs keeps execve from granting any), no_new_privs. */
+int caps_drop_all(char *err, size_t errlen);
+
+/* fd_hygiene.c: close every descriptor >= 3 but the n in keep[]
+ * (ascending, >= 3). */
+int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
+
+/* fd_pass.c: one descriptor (-1: none) and a tag byte over a socket pair.
+ * fd_pass_receive() returns 1 when the peer closed without sending. */
+int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen);
+int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen);
+
+/* seccomp_filter.c: load the filter for `shape` (seccomp_programs.h);
+ * *listener receives its notification descriptor (close-on-exec), for the
+ * broker.  A program built for another architecture than the kernel's
+ * kills the workload at its first syscall: fails closed. */
+struct seccomp_shape;
+int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, char *err, size_t errlen);
+
+/*
+ * connect_broker.c: what the broker lets through, decided by the backend.
+ * Every connect() of the workload reaches the broker; it copies the
+ * address once and connects its own copy of the socket itself.
+ */
+struct connect_rules {
+    /* Abstract AF_UNIX addresses are the sandbox's own (a network
+     * namespace of its own); otherwise they are the host's, refused. */
+    bool abstract_ok;
+    /* A pathname socket `fd` (O_PATH, already a socket) may be reached:
+     * 0, or -errno (EACCES: a host socket).  Required. */
+    int (*unix_path_ok)(int fd, const struct stat *st, const void *arg);
+    /* An AF_INET/AF_INET6 destination may be reached: 0 or -errno.  NULL:
+     * the kernel judges (the network is the sandbox's own). */
+    int (*inet_ok)(const struct sockaddr_storage *sa, socklen_t len, const void *arg);
+    const void *arg;
+};
+
+#define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
+struct connect_broker;
+struct pollfd;
+/* `rules` must outlive the broker. */
+struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules);
+/* Answer one notification (the listener is readable).  0, or -1 when the
+ * listener failed. */
+int connect_broker_serve(struct connect_broker *b);
+/* The pending connections to poll (at most CONNECT_BROKER_MAX_PENDING
+ * entries written to fds; their count returned), and how long poll() may
+ * wait for them (-1: no limit). */
+size_t connect_broker_pollfds(const struct connect_broker *b, struct pollfd *fds, int *timeout_ms);
+/* Finish what is ready among them, given poll()'s results in fds. */
+void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds);
+/* What the `len` bytes at `addr`, given to connect() on an AF_UNIX socket,
+ * name (pure, fuzzed: tests/linux-common/fuzz_connect_address.c).  For a
+ * path, `path` receives it NUL-terminated. */
+#define CONNECT_PATH_SIZE 109 /* sun_path and a NUL */
+enum connect_address {
+    CONNECT_ADDRESS_AS_GIVEN,  /* unnamed, AF_UNSPEC, another family: the kernel judges it */
+    CONNECT_ADDRESS_INVALID,   /* longer than struct sockaddr_un */
+    CONNECT_ADDRESS_ABSTRACT,
+    CONNECT_ADDRESS_PATH,
+};
+enum connect_address connect_address_classify(const void *addr, size_t len, char path[CONNECT_PATH_SIZE]);
+
+/*
+ * broker_init.c: the life of the process between the supervisor and the
+ * workload once the workload is forked; never returns.  It forwards the
+ * signals the supervisor forwards, reaps, makes the workload's connect()
+ * calls once `link` brings the seccomp listener (tag 's'), and writes the
+ * workload's wait status (one int) to status_fd.  kill_orphans: it is not
+ * a PID-namespace init; it made itself the subreaper before the fork, and
+ * kills what the workload left behind before it reports.
+ */
+void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
+                     bool kill_orphans) __attribute__((noreturn));
+
+/* landlock_sys.c */
+/* The kernel's Landlock ABI version: 0 when Landlock is missing or
+ * disabled. */
+int landlock_abi(void);
+/* Signals and abstract Unix sockets scoped to the caller's Landlock
+ * domain (ABI >= 6, Linux >= 6.12); nothing on older kernels. */
+int landlock_scope_ipc(char *err, size_t errlen);
+
+/* keyring.c: the caller's session keys (Kerberos tickets, ecryptfs, ...)
+ * are no longer possessed: a fresh anonymous session keyring. */
+int keyring_join_fresh_session(char *err, size_t errlen);
+
+#endif

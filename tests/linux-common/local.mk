@@ -1,0 +1,22 @@
+# tests/linux-common: the shared Linux mechanisms' own tests (their
+# behaviour is tested from outside through each backend's suite).
+if HOST_LINUX
+check_PROGRAMS += tests/linux-common/test_seccomp_programs
+UNIT_TESTS += tests/linux-common/test_seccomp_programs
+tests_linux_common_test_seccomp_programs_SOURCES = tests/linux-common/test_seccomp_programs.c $(SECCOMP_RULES_SOURCES)
+tests_linux_common_test_seccomp_programs_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
+tests_linux_common_test_seccomp_programs_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CUNIT_CFLAGS)
+tests_linux_common_test_seccomp_programs_LDADD = backends/linux-common/liblinuxcommon.a $(CUNIT_LIBS) $(SECCOMP_LIBS)
+endif
+# libFuzzer target for the address the broker copies from the workload on
+# every connect() (configure --enable-fuzzers CC=clang).
+if FUZZERS
+noinst_PROGRAMS += tests/linux-common/fuzz_connect_address
+tests_linux_common_fuzz_connect_address_SOURCES = tests/linux-common/fuzz_connect_address.c \
+	backends/linux-common/connect_broker.c
+tests_linux_common_fuzz_connect_address_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
+tests_linux_common_fuzz_connect_address_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
+tests_linux_common_fuzz_connect_address_LDFLAGS = -fsanitize=fuzzer,address,undefined
+FUZZERS_LIST += tests/linux-common/fuzz_connect_address:tests/linux-common/fuzz-connect-seeds
+endif
+EXTRA_DIST += tests/linux-common/fuzz-connect-seeds
