@@ -41,6 +41,28 @@
  *
  * Every hook is required; a backend with nothing to do in a phase uses
  * sandbox_hook_noop.  No hook beyond these three has been needed.
+ *
+ * How backends compose.  No backend names another; what one gives the
+ * others and what one cannot work without are declared in its descriptor:
+ *
+ *   offers        enum sandbox_offer bits it guarantees to every other
+ *                 backend of the set;
+ *   needs         bits other backends must offer, all of them;
+ *   needs_one_of  bits of which others must offer at least one (0: none).
+ *
+ * The core checks the needs of every backend that has work under the
+ * policy (the policy requires something it enforces) once the set is
+ * selected, before any hook runs, and refuses with 125 naming the backend
+ * and what no other offers.  During every hook, ctx->others_offer holds
+ * what the other backends of the set offer, so a backend that can work
+ * with either of two offers chooses at run time.
+ *
+ * Selection.  Backends that enforce the filesystem policy build the
+ * boundary; the others (egress-proxy) are companions and always stay.  A
+ * boundary backend marked `on_request` is in the set only when the caller
+ * names it (--sandbox NAME), and naming one replaces the default ones.  A
+ * release build takes one boundary backend at a time; a developer build
+ * may layer several (--sandbox given more than once).
  */
 #ifndef HAS_BACKEND_H
 #define HAS_BACKEND_H
@@ -53,7 +75,7 @@
 #include "policy.h"
 
 /* Bump whenever struct sandbox_backend or struct sandbox_ctx changes. */
-#define SANDBOX_BACKEND_ABI 3
+#define SANDBOX_BACKEND_ABI 4
 
 #define SANDBOX_BACKEND_SYMBOL "sandbox_backend_descriptor"
 
@@ -63,6 +85,22 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_NO_EGRESS = 1u << 1,     /* egress: false */
     SANDBOX_ENFORCES_NO_LOCAL_BIND = 1u << 2, /* localBinding: false */
     SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
+};
+
+/* What a backend guarantees the others (`offers`, `needs`, see above). */
+enum sandbox_offer {
+    /* enter() of every backend after it runs in the process that becomes
+     * the workload, inside a network namespace of the sandbox's own with
+     * nothing but loopback (linux-ns). */
+    SANDBOX_OFFER_PRIVATE_NETWORK = 1u << 0,
+    /* The workload reaches no TCP port of the host but the loopback ports
+     * granted with sandbox_grant_loopback_port() during prepare(); they are
+     * read once every prepare() has run (seatbelt, landlock). */
+    SANDBOX_OFFER_LOOPBACK_GRANTS = 1u << 1,
+    /* With an outgoing proxy in the policy, enter() leaves the supervisor
+     * outside the boundary (SANDBOX_SUPERVISE) for as long as the workload
+     * lives, so that helpers it started in prepare() live as long. */
+    SANDBOX_OFFER_SUPERVISED = 1u << 2,
 };
 
 enum sandbox_result {
@@ -93,6 +131,8 @@ struct sandbox_monitor {
     bool own_session;
 };
 
+#define SANDBOX_MAX_LOOPBACK_GRANTS 4
+
 struct sandbox_ctx {
     const struct policy *policy;
     char *const *argv;          /* target argv, NULL-terminated, argv[0] as given */
@@ -109,13 +149,16 @@ struct sandbox_ctx {
     struct sandbox_monitor monitor; /* filled by a backend returning SANDBOX_SUPERVISE */
 
     /*
-     * TCP ports on the loopback address that the workload must be allowed to
-     * connect to: the outgoing proxy's front-ends, set by the egress backend
-     * in prepare() so that a platform backend that filters connections
-     * (Seatbelt) can open exactly these.
+     * SANDBOX_OFFER_LOOPBACK_GRANTS: the TCP ports on the host's loopback
+     * the workload may connect to, added during prepare() with
+     * sandbox_grant_loopback_port() (the proxy's front-ends).
      */
-    unsigned short proxy_ports[4];
-    size_t proxy_port_count;
+    unsigned short loopback_grants[SANDBOX_MAX_LOOPBACK_GRANTS];
+    size_t loopback_grant_count;
+
+    /* What the other backends of the set offer (enum sandbox_offer bits),
+     * set by the core before each hook. */
+    unsigned others_offer;
 
     /*
      * -1, or the caller's descriptor for event reports (--refusal-report):
@@ -144,6 +187,10 @@ struct sandbox_backend {
     const char *name;           /* unique, e.g. "linux-ns" */
     int order;                  /* ascending; ties refused */
     unsigned enforces;          /* enum sandbox_enforcement bits */
+    unsigned offers;            /* enum sandbox_offer bits (see "How backends compose") */
+    unsigned needs;
+    unsigned needs_one_of;
+    bool on_request;            /* a boundary backend used only when named (--sandbox) */
     sandbox_hook prepare;
     sandbox_hook enter;
     sandbox_hook harden;
@@ -157,6 +204,11 @@ enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
  * Return 0, or -1 with errno on allocation failure. */
 int sandbox_env_set(struct sandbox_ctx *ctx, const char *name, const char *value);
 void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name);
+
+/* SANDBOX_OFFER_LOOPBACK_GRANTS: let the workload connect to `port` on
+ * the host's loopback.  Return 0, or -1 when SANDBOX_MAX_LOOPBACK_GRANTS
+ * are granted already. */
+int sandbox_grant_loopback_port(struct sandbox_ctx *ctx, unsigned short port);
 
 /* Overwrite a secret with zeros in a way the compiler may not drop (macOS's
  * libc has no explicit_bzero). */

@@ -54,3 +54,118 @@ unsigned backend_set_enforces(const struct backend_set *set)
         bits |= set->items[i]->enforces;
     return bits;
 }
+
+static bool is_boundary(const struct sandbox_backend *b)
+{
+    return b->enforces & SANDBOX_ENFORCES_FILESYSTEM;
+}
+
+static bool named(const char *name, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* "a, b, c": the boundary backends of the set, for messages. */
+static void boundary_names(const struct backend_set *set, char *out, size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < set->count && at < size; i++)
+        if (is_boundary(set->items[i])) {
+            int n = snprintf(out + at, size - at, "%s%s", at ? ", " : "", set->items[i]->name);
+            at += n > 0 ? (size_t)n : 0;
+        }
+}
+
+int backend_set_select(struct backend_set *set, const char *const *names, size_t count, bool layering,
+                       char *err, size_t errlen)
+{
+    for (size_t i = 0; i < count; i++) {
+        bool found = false;
+        for (size_t j = 0; j < set->count && !found; j++)
+            found = is_boundary(set->items[j]) && strcmp(set->items[j]->name, names[i]) == 0;
+        if (!found) {
+            char known[256];
+            boundary_names(set, known, sizeof known);
+            snprintf(err, errlen, "--sandbox %s: no such sandbox backend in this build (it has: %s)", names[i],
+                     known[0] ? known : "none");
+            return -1;
+        }
+        if (named(names[i], names, i)) {
+            snprintf(err, errlen, "--sandbox %s: given twice", names[i]);
+            return -1;
+        }
+    }
+    if (count > 1 && !layering) {
+        snprintf(err, errlen, "--sandbox: one sandbox backend at a time (layering %s and %s is a "
+                 "developer-build experiment)", names[0], names[1]);
+        return -1;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < set->count; i++) {
+        const struct sandbox_backend *b = set->items[i];
+        bool keep = !is_boundary(b) || (count ? named(b->name, names, count) : !b->on_request);
+        if (keep)
+            set->items[kept++] = b;
+    }
+    set->count = kept;
+    return 0;
+}
+
+unsigned backend_set_others_offer(const struct backend_set *set, size_t i)
+{
+    unsigned bits = 0;
+    for (size_t j = 0; j < set->count; j++)
+        if (j != i)
+            bits |= set->items[j]->offers;
+    return bits;
+}
+
+static const char *offer_name(unsigned bit)
+{
+    switch (bit) {
+    case SANDBOX_OFFER_PRIVATE_NETWORK: return "a private network namespace";
+    case SANDBOX_OFFER_LOOPBACK_GRANTS: return "loopback port grants";
+    case SANDBOX_OFFER_SUPERVISED: return "a supervisor that outlives the workload";
+    default: return "an unknown offer";
+    }
+}
+
+/* "a private network namespace or loopback port grants" */
+static void offers_text(unsigned bits, const char *sep, char *out, size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (unsigned bit = 1; bit && at < size; bit <<= 1)
+        if (bits & bit) {
+            int n = snprintf(out + at, size - at, "%s%s", at ? sep : "", offer_name(bit));
+            at += n > 0 ? (size_t)n : 0;
+        }
+}
+
+int backend_set_check_needs(const struct backend_set *set, unsigned required, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        const struct sandbox_backend *b = set->items[i];
+        if (!(b->enforces & required))
+            continue; /* no work under this policy */
+        unsigned others = backend_set_others_offer(set, i);
+        unsigned missing = b->needs & ~others;
+        char what[160], have[160];
+        if (missing)
+            offers_text(missing & -missing, "", what, sizeof what);
+        else if (b->needs_one_of && !(b->needs_one_of & others))
+            offers_text(b->needs_one_of, " or ", what, sizeof what);
+        else
+            continue;
+        boundary_names(set, have, sizeof have);
+        snprintf(err, errlen, "%s needs %s, which no other backend of this set (sandbox: %s) offers; "
+                 "this policy cannot be enforced with this combination", b->name, what,
+                 have[0] ? have : "none");
+        return -1;
+    }
+    return 0;
+}

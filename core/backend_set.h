@@ -9,6 +9,7 @@
 #ifndef HAS_BACKEND_SET_H
 #define HAS_BACKEND_SET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backend.h"
@@ -33,6 +34,23 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b,
  * name).  Returns 0, or -1 with the reason in err. */
 int backends_load(struct backend_set *set, const struct cli_options *opts,
                   char *err, size_t errlen);
+
+/*
+ * Keep the boundary backends the caller named (`names`, `count`; none: the
+ * ones not `on_request`) and every companion (backend.h, "Selection").
+ * `layering`: several boundary backends may be named (developer builds).
+ * Returns 0, or -1 with the reason in err.
+ */
+int backend_set_select(struct backend_set *set, const char *const *names, size_t count, bool layering,
+                       char *err, size_t errlen);
+
+/* Every need of each backend with work under a policy requiring
+ * `required` (enum sandbox_enforcement bits) is offered by another.
+ * Returns 0, or -1 with the backend and the missing offer in err. */
+int backend_set_check_needs(const struct backend_set *set, unsigned required, char *err, size_t errlen);
+
+/* What the backends of the set other than items[i] offer. */
+unsigned backend_set_others_offer(const struct backend_set *set, size_t i);
 
 /* Union of every backend's `enforces` bits. */
 unsigned backend_set_enforces(const struct backend_set *set);

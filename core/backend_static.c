@@ -11,6 +11,9 @@
 #ifdef HAVE_BACKEND_LINUX_NS
 extern const struct sandbox_backend linux_ns_backend;
 #endif
+#ifdef HAVE_BACKEND_LANDLOCK
+extern const struct sandbox_backend landlock_backend;
+#endif
 #ifdef HAVE_BACKEND_SEATBELT
 extern const struct sandbox_backend seatbelt_backend;
 #endif
@@ -21,6 +24,9 @@ extern const struct sandbox_backend egress_proxy_backend;
 static const struct sandbox_backend *const static_backends[] = {
 #ifdef HAVE_BACKEND_LINUX_NS
     &linux_ns_backend,
+#endif
+#ifdef HAVE_BACKEND_LANDLOCK
+    &landlock_backend,
 #endif
 #ifdef HAVE_BACKEND_SEATBELT
     &seatbelt_backend,

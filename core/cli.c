@@ -139,6 +139,14 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->action = CLI_VERSION;
             return 0;
         }
+        if (take_value("--sandbox", argc, argv, &i, &value, &missing)) {
+            if (missing || !*value)
+                FAIL("--sandbox needs a backend name (linux-ns, landlock)");
+            if (out->sandbox_name_count == CLI_MAX_SANDBOX_NAMES)
+                FAIL("--sandbox: at most %d names", CLI_MAX_SANDBOX_NAMES);
+            out->sandbox_names[out->sandbox_name_count++] = value;
+            continue;
+        }
         if (take_value("--refusal-report", argc, argv, &i, &value, &missing)) {
             if (missing)
                 FAIL("%s needs a descriptor number", arg);
@@ -189,8 +197,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
 void cli_print_help(void)
 {
     fputs(
-        "Usage: " HAS_PROGRAM_NAME " [--refusal-report N] (--policy JSON | --policy-fd N | --policy-file PATH)\n"
-        "                              -- TARGET [ARG...]\n"
+        "Usage: " HAS_PROGRAM_NAME " [--sandbox NAME] [--refusal-report N]\n"
+        "                              (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]\n"
         "       " HAS_PROGRAM_NAME " --connect HOST PORT\n"
         "       " HAS_PROGRAM_NAME " --help | --version\n"
         "\n"
@@ -199,6 +207,8 @@ void cli_print_help(void)
         "  --policy JSON        the policy document itself\n"
         "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
         "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
+        "  --sandbox NAME       the sandbox backend: linux-ns (the default) or landlock\n"
+        "                       landlock: no user namespace needed; no private PID, IPC, /proc or network view\n"
         "  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
         "                       to descriptor N (3 or above; never seen by TARGET)\n"
         "\n"

@@ -1,8 +1,8 @@
 /*
  * cli.h — the command line of README.md, "Command line".
  *
- *   happy-agent-supervisor [--refusal-report N] (--policy JSON | --policy-fd N | --policy-file PATH)
- *                          -- TARGET [ARG...]
+ *   happy-agent-supervisor [--sandbox NAME] [--refusal-report N]
+ *                          (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]
  *   happy-agent-supervisor --connect HOST PORT
  *   happy-agent-supervisor --help | --version
  *
@@ -29,6 +29,7 @@ enum cli_action {
 };
 
 #define CLI_MAX_BACKEND_MODULES 8
+#define CLI_MAX_SANDBOX_NAMES 8
 
 struct cli_options {
     enum cli_action action;
@@ -40,6 +41,8 @@ struct cli_options {
     const char *backend_modules[CLI_MAX_BACKEND_MODULES];
     size_t backend_module_count;
     int report_fd;            /* --refusal-report N, else -1 */
+    const char *sandbox_names[CLI_MAX_SANDBOX_NAMES]; /* --sandbox NAME, in order given */
+    size_t sandbox_name_count;
     const char *connect_host; /* --connect */
     const char *connect_port;
 };

@@ -45,13 +45,18 @@ static const char *enforcement_name(unsigned bit)
  */
 static void require_coverage(const struct policy *policy, const struct backend_set *set)
 {
-    unsigned missing = policy_required_enforcement(policy) & ~backend_set_enforces(set);
-    if (!missing)
-        return;
-    unsigned bit = missing & -missing;
-    diag_fatal("no enforcement backend in this build enforces %s (%zu backend%s loaded); "
-               "refusing to run the target without it",
-               enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
+    unsigned required = policy_required_enforcement(policy);
+    unsigned missing = required & ~backend_set_enforces(set);
+    if (missing) {
+        unsigned bit = missing & -missing;
+        diag_fatal("no enforcement backend in this build enforces %s (%zu backend%s loaded); "
+                   "refusing to run the target without it",
+                   enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
+    }
+    /* The composition (backend.h, "How backends compose"). */
+    char err[512];
+    if (backend_set_check_needs(set, required, err, sizeof err) != 0)
+        diag_fatal("%s", err);
 }
 
 enum phase { PHASE_PREPARE, PHASE_ENTER, PHASE_HARDEN };
@@ -71,6 +76,7 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
     for (size_t i = 0; i < set->count; i++) {
         const struct sandbox_backend *b = set->items[i];
         ctx->current = i;
+        ctx->others_offer = backend_set_others_offer(set, i);
         ctx->error[0] = '\0';
         enum sandbox_result r = hook_for(b, phase)(ctx);
         if (r == SANDBOX_OK)

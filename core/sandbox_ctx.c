@@ -79,6 +79,14 @@ void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name)
     }
 }
 
+int sandbox_grant_loopback_port(struct sandbox_ctx *ctx, unsigned short port)
+{
+    if (ctx->loopback_grant_count == SANDBOX_MAX_LOOPBACK_GRANTS)
+        return -1;
+    ctx->loopback_grants[ctx->loopback_grant_count++] = port;
+    return 0;
+}
+
 void sandbox_wipe(void *p, size_t n)
 {
     volatile unsigned char *v = p;

@@ -4,12 +4,15 @@
  * prepare (supervisor, host side): the workload's proxy variables; for a
  *   policy with an outgoing proxy, the per-invocation secret and the
  *   platform's start (egress_platform.h): the egress process, confined and
- *   ready before we go on.  On macOS it has bound the front-ends and
- *   reported their ports by then, so ctx->proxy_ports is final for the
- *   Seatbelt profile.
+ *   ready before we go on.  On the host-loopback variant it has bound the
+ *   front-ends and reported their ports by then, and they are granted to
+ *   the boundary (ctx->loopback_grants).
  * enter: the platform's (Linux: hand the listeners over from inside the
- *   sandbox's network namespace; macOS: drop the control socket).
- * harden: nothing (linux-ns closes descriptors and installs seccomp).
+ *   sandbox's network namespace; host loopback: drop the control socket).
+ *   Either way it leaves no descriptor of its own in the workload process.
+ * harden: nothing.
+ * What it needs from the boundary backend is in its descriptor
+ * (egress_platform.h), checked by the core.
  */
 #include "config.h"
 

@@ -92,12 +92,10 @@ enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_c
         snprintf(url, sizeof url, "http://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
         bad |= set_all(ctx, http_vars, COUNT(http_vars), url);
         bad |= set_all(ctx, node_vars, COUNT(node_vars), "1");
-        ctx->proxy_ports[ctx->proxy_port_count++] = http_port;
     }
     if (front_ends & POLICY_FRONT_END_SOCKS5) {
         snprintf(url, sizeof url, "socks5h://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)socks_port);
         bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
-        ctx->proxy_ports[ctx->proxy_port_count++] = socks_port;
     }
     char no_proxy[64];
     if (no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))

@@ -16,7 +16,7 @@
 unsigned egress_env_remove_callers(struct sandbox_ctx *ctx);
 
 /* The workload's variables for front-ends `fe` on 127.0.0.1 at these ports,
- * carrying the secret; also records the ports in ctx->proxy_ports. */
+ * carrying the secret. */
 enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe,
                                    unsigned short http_port, unsigned short socks_port);
 

@@ -21,9 +21,10 @@
 /*
  * macOS (and the Linux test build of this path): the egress process binds
  * the front-ends on the host's 127.0.0.1 with kernel-chosen ports before
- * the Seatbelt profile exists, and reports them here.  Seatbelt (order 100)
- * then allows the workload exactly those ports and forks it; this backend's
- * enter() runs in that workload process.
+ * the boundary exists, and reports them here; they are granted to the
+ * boundary backend (SANDBOX_OFFER_LOOPBACK_GRANTS), which allows the
+ * workload exactly those ports and forks it (SANDBOX_OFFER_SUPERVISED);
+ * this backend's enter() runs in that workload process.
  */
 struct egress_state {
     int control;               /* supervisor end of the socketpair */
@@ -113,6 +114,12 @@ enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct 
     unsigned short http_port = 0, socks_port = 0;
     if (await_ports(ctx, st->control, fe, &http_port, &socks_port) != SANDBOX_OK)
         return SANDBOX_FAIL;
+    /* The boundary backend (SANDBOX_OFFER_LOOPBACK_GRANTS) opens exactly
+     * these ports to the workload; a front-end not configured has none. */
+    const unsigned short ports[] = {http_port, socks_port};
+    for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++)
+        if (ports[i] && sandbox_grant_loopback_port(ctx, ports[i]) != 0)
+            return sandbox_fail(ctx, "more proxy front-ends than loopback grants (%d)", SANDBOX_MAX_LOOPBACK_GRANTS);
     return egress_env_set(ctx, creds, fe, http_port, socks_port);
 }
 
@@ -132,4 +139,6 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
-EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY);
+/* Kernel-chosen ports on the host's loopback, which the boundary must open
+ * to the workload alone; the supervisor must outlive the workload. */
+EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY, SANDBOX_OFFER_SUPERVISED, SANDBOX_OFFER_LOOPBACK_GRANTS);

@@ -125,14 +125,16 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
     struct egress_state *st = *sandbox_state(ctx);
     if (!st)
         return SANDBOX_OK;
-    /* Fail closed: in the host's namespace the front-ends would be
-     * reachable from outside and the workload would not need them. */
+    /* SANDBOX_OFFER_PRIVATE_NETWORK was checked when the set was
+     * assembled; checked again, as what fails closed: in the host's
+     * namespace the front-ends would be reachable from outside and the
+     * workload would not need them. */
     struct stat here;
     if (stat("/proc/self/ns/net", &here) != 0)
         return sandbox_fail(ctx, "cannot identify the sandbox network namespace: %s", strerror(errno));
     if (here.st_ino == st->host_netns.st_ino && here.st_dev == st->host_netns.st_dev)
-        return sandbox_fail(ctx, "the outgoing proxy needs the sandbox in its own network namespace, "
-                                 "and no backend created one (is linux-ns loaded?)");
+        return sandbox_fail(ctx, "the outgoing proxy's front-ends would open in the host's network namespace: "
+                                 "a backend offering a private network did not provide one (backend bug)");
     int fds[EGRESS_MAX_LISTENERS];
     char kinds[EGRESS_MAX_LISTENERS];
     size_t n = 0;
@@ -163,4 +165,6 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
     return r;
 }
 
-EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY);
+/* Fixed ports inside the sandbox's own network namespace: a boundary must
+ * give one; the supervisor must outlive the workload. */
+EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY, SANDBOX_OFFER_SUPERVISED, SANDBOX_OFFER_PRIVATE_NETWORK);

@@ -22,4 +22,4 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
-EGRESS_BACKEND_DEFINE(0);
+EGRESS_BACKEND_DEFINE(0, 0, 0);

@@ -32,13 +32,17 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx);
 /* egress_backend.c */
 enum sandbox_result egress_prepare(struct sandbox_ctx *ctx);
 
-/* The backend's descriptor, defined by each variant with what it enforces. */
-#define EGRESS_BACKEND_DEFINE(enforcement)                 \
+/* The backend's descriptor, defined by each variant with what it enforces
+ * and what it needs from the boundary backend (backend.h, "How backends
+ * compose"). */
+#define EGRESS_BACKEND_DEFINE(enforcement, needs_all, needs_one)  \
     SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {       \
         .abi = SANDBOX_BACKEND_ABI,                        \
         .name = "egress-proxy",                            \
         .order = 200,                                      \
         .enforces = (enforcement),                         \
+        .needs = (needs_all),                              \
+        .needs_one_of = (needs_one),                       \
         .prepare = egress_prepare,                         \
         .enter = egress_platform_enter,                    \
         .harden = sandbox_hook_noop,                       \

@@ -240,6 +240,10 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .name = "linux-ns",
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    /* With a proxy (or egress off) later enter()s run in the workload
+     * process inside the new network namespace (state.netns), and the
+     * supervisor waits outside for every sandboxed run. */
+    .offers = SANDBOX_OFFER_PRIVATE_NETWORK | SANDBOX_OFFER_SUPERVISED,
     .prepare = ns_prepare,
     .enter = ns_enter,
     .harden = ns_harden,

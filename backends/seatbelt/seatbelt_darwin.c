@@ -12,7 +12,8 @@
  *            not nest: a second sandbox_init would fail or leave us with the
  *            outer, unknown profile).
  *   enter    build the profile (the egress backend's prepare() has bound the
- *            proxy front-ends and filled ctx->proxy_ports by now).  With a
+ *            proxy front-ends and granted their ports by now:
+ *            ctx->loopback_grants, SANDBOX_OFFER_LOOPBACK_GRANTS).  With a
  *            proxy, fork: the parent stays outside, unsandboxed, and the core
  *            reproduces the workload's status from it; the child goes on.
  *   harden   sandbox_init(profile).  Irreversible; everything after it, in
@@ -84,8 +85,8 @@ static enum sandbox_result build_profile(struct sandbox_ctx *ctx, struct seatbel
     struct sbpl_input in = {
         .policy = ctx->policy,
         .cwd = ctx->cwd,
-        .proxy_ports = ctx->proxy_ports,
-        .proxy_port_count = ctx->proxy_port_count,
+        .proxy_ports = ctx->loopback_grants,
+        .proxy_port_count = ctx->loopback_grant_count,
         .terminals = terminals,
         .terminal_count = find_terminals(names, terminals),
         .canon = sbpl_canonicalize,
@@ -183,6 +184,9 @@ SANDBOX_BACKEND_DEFINE(seatbelt_backend) = {
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS |
                 SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    /* The profile opens the granted loopback ports and no other; with a
+     * proxy, enter() keeps the parent outside (split_for_proxy). */
+    .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,
     .prepare = seatbelt_prepare,
     .enter = seatbelt_enter,
     .harden = seatbelt_harden,

@@ -203,8 +203,8 @@ static void run_proxy_split(int ptrace_rc, int want_ok)
     reset(POLICY_MODE_WORKSPACE_WRITE);
     fake_ptrace_rc = ptrace_rc;
     fx.policy.network.egress = fx.policy.network.has_outgoing_proxy = true;
-    ctx.proxy_ports[0] = 41080;
-    ctx.proxy_port_count = 1;
+    ctx.loopback_grants[0] = 41080;
+    ctx.loopback_grant_count = 1;
     CU_ASSERT_EQUAL_FATAL(seatbelt_backend.prepare(&ctx), SANDBOX_OK);
     pid_t self = getpid();
     enum sandbox_result r = seatbelt_backend.enter(&ctx);
