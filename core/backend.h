@@ -60,9 +60,8 @@
  * Selection.  Backends that enforce the filesystem policy build the
  * boundary; the others (egress-proxy) are companions and always stay.  A
  * boundary backend marked `on_request` is in the set only when the caller
- * names it (--sandbox NAME), and naming one replaces the default ones.  A
- * release build takes one boundary backend at a time; a developer build
- * may layer several (--sandbox given more than once).
+ * names it (--sandbox NAME), and naming one replaces the default ones.
+ * One boundary backend at a time.
  */
 #ifndef HAS_BACKEND_H
 #define HAS_BACKEND_H

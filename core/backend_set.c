@@ -80,8 +80,8 @@ static void boundary_names(const struct backend_set *set, char *out, size_t size
         }
 }
 
-int backend_set_select(struct backend_set *set, const char *const *names, size_t count, bool layering,
-                       char *err, size_t errlen)
+int backend_set_select(struct backend_set *set, const char *const *names, size_t count, char *err,
+                       size_t errlen)
 {
     for (size_t i = 0; i < count; i++) {
         bool found = false;
@@ -99,9 +99,10 @@ int backend_set_select(struct backend_set *set, const char *const *names, size_t
             return -1;
         }
     }
-    if (count > 1 && !layering) {
-        snprintf(err, errlen, "--sandbox: one sandbox backend at a time (layering %s and %s is a "
-                 "developer-build experiment)", names[0], names[1]);
+    if (count > 1) {
+        /* Layering two boundaries needs more than the contract says today
+         * (one seccomp listener per process, one broker). */
+        snprintf(err, errlen, "--sandbox: one sandbox backend at a time (%s, then %s)", names[0], names[1]);
         return -1;
     }
     size_t kept = 0;
@@ -110,6 +111,8 @@ int backend_set_select(struct backend_set *set, const char *const *names, size_t
         bool keep = !is_boundary(b) || (count ? named(b->name, names, count) : !b->on_request);
         if (keep)
             set->items[kept++] = b;
+        else
+            set->unselected[set->unselected_count++] = b;
     }
     set->count = kept;
     return 0;

@@ -20,6 +20,10 @@
 struct backend_set {
     const struct sandbox_backend *items[BACKEND_SET_MAX];
     size_t count;
+    /* The boundary backends of the build that backend_set_select() left
+     * out: named as the way out when the selected one cannot start here. */
+    const struct sandbox_backend *unselected[BACKEND_SET_MAX];
+    size_t unselected_count;
 };
 
 /*
@@ -38,11 +42,10 @@ int backends_load(struct backend_set *set, const struct cli_options *opts,
 /*
  * Keep the boundary backends the caller named (`names`, `count`; none: the
  * ones not `on_request`) and every companion (backend.h, "Selection").
- * `layering`: several boundary backends may be named (developer builds).
  * Returns 0, or -1 with the reason in err.
  */
-int backend_set_select(struct backend_set *set, const char *const *names, size_t count, bool layering,
-                       char *err, size_t errlen);
+int backend_set_select(struct backend_set *set, const char *const *names, size_t count, char *err,
+                       size_t errlen);
 
 /* Every need of each backend with work under a policy requiring
  * `required` (enum sandbox_enforcement bits) is offered by another.

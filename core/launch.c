@@ -70,6 +70,18 @@ static sandbox_hook hook_for(const struct sandbox_backend *b, enum phase phase)
     }
 }
 
+/* A boundary that cannot be built here: "; or another sandbox backend of
+ * this build: --sandbox landlock" (README: what each gives). */
+static void other_boundaries(const struct backend_set *set, char *out, size_t size)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < set->unselected_count && at < size; i++) {
+        int n = snprintf(out + at, size - at, "%s--sandbox %s", at ? ", " : "; or another sandbox backend of this build: ",
+                         set->unselected[i]->name);
+        at += n > 0 ? (size_t)n : 0;
+    }
+}
+
 /* Run one phase over every backend in order. */
 static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum phase phase)
 {
@@ -85,7 +97,10 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
             supervise(&ctx->monitor);
         if (r == SANDBOX_SUPERVISE)
             diag_fatal("%s: split the process outside enter() (backend bug)", b->name);
-        diag_fatal("%s: %s", b->name, ctx->error[0] ? ctx->error : "failed without saying why");
+        char others[128] = "";
+        if (phase == PHASE_ENTER && (b->enforces & SANDBOX_ENFORCES_FILESYSTEM))
+            other_boundaries(set, others, sizeof others);
+        diag_fatal("%s: %s%s", b->name, ctx->error[0] ? ctx->error : "failed without saying why", others);
     }
 }
 

@@ -119,13 +119,8 @@ int main(int argc, char **argv)
         diag_fatal("%s", err);
     struct policy *policy = load_policy(&opts);
     struct backend_set backends = {0};
-#ifdef HAS_DYNAMIC_BACKENDS
-    const bool layering = true; /* backend.h, "Selection" */
-#else
-    const bool layering = false;
-#endif
     if (backends_load(&backends, &opts, err, sizeof err) != 0 ||
-        backend_set_select(&backends, opts.sandbox_names, opts.sandbox_name_count, layering, err, sizeof err) != 0)
+        backend_set_select(&backends, opts.sandbox_names, opts.sandbox_name_count, err, sizeof err) != 0)
         diag_fatal("%s", err);
     launch(policy, &backends, opts.target_argv, env, env_count, opts.report_fd);
 }

@@ -2,6 +2,7 @@
 include tests/core/local.mk
 include tests/linux-common/local.mk
 include tests/linux-ns/local.mk
+include tests/landlock/local.mk
 include tests/egress-proxy/local.mk
 include tests/seatbelt/local.mk
 include tests/release/local.mk

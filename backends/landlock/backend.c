@@ -1,0 +1,234 @@
+/*
+ * backend.c — the landlock backend: the whole policy without any
+ * namespace, for hosts where user namespaces are blocked
+ * (backends/landlock/README.md).  Chosen with --sandbox landlock, never as
+ * a fallback.
+ *
+ * prepare (supervisor): refuse what this kernel or this design cannot
+ *   enforce, then build the Landlock ruleset for the filesystem policy
+ *   (fs_ruleset.c) while nothing of the workload runs yet.
+ * enter: the loopback ports granted by the other backends' prepare() (the
+ *   proxy's front-ends) become the ruleset's only TCP connect rules; then
+ *   fork the broker process (outside every restriction, like linux-ns's
+ *   init: it makes the workload's connect() calls, socket_rules.c, kills
+ *   what the workload leaves behind and reports its status), which forks
+ *   the workload.  The supervisor returns SANDBOX_SUPERVISE and waits.
+ * harden (the workload): close descriptors above 2, zero capabilities and
+ *   no_new_privs, enter the Landlock domain (with the signal and
+ *   abstract-socket scopes where the kernel has them), and the seccomp
+ *   filter last, whose listener goes to the broker.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "landlock.h"
+#include "landlock_sys.h"
+#include "seccomp_programs.h"
+#include "supervise.h"
+
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+struct landlock_state {
+    bool sandbox;               /* false for full_access: nothing to enforce */
+    int abi;
+    bool handles_net;           /* the ruleset has TCP rules (ABI >= 4, egress not open) */
+    int ruleset;
+    int link;                   /* workload end of the broker socket pair */
+    struct fs_lists fs;
+    struct socket_policy sockets;
+    struct connect_rules rules;
+    struct seccomp_shape shape;
+};
+
+static struct landlock_state state = {.ruleset = -1, .link = -1};
+
+/* What this kernel or this design cannot enforce for the policy: the
+ * message of the refusal, or NULL. */
+static const char *unenforceable(const struct policy *p, bool egress_open, char *buf, size_t size)
+{
+    if (state.abi == 0)
+        return "Landlock is not available on this kernel (it needs Linux >= 5.13 with landlock in the lsm= "
+               "boot list); use the linux-ns backend";
+    if (!egress_open && p->network.local_binding)
+        return "\"localBinding\": true needs a network of the sandbox's own, which this backend cannot give "
+               "(a server would listen on the host's interfaces); set it to false, or use the linux-ns backend";
+    if (geteuid() == 0 && state.abi < 6) {
+        snprintf(buf, size, "a root caller needs Landlock's signal scope (ABI 6, Linux >= 6.12), or the "
+                 "workload could signal every root process of the host; this kernel has ABI %d: run as an "
+                 "ordinary user, or use the linux-ns backend", state.abi);
+        return buf;
+    }
+    if (syscall(SYS_pidfd_getfd, -1, 0, 0) != 0 && errno == ENOSYS)
+        return "this kernel lacks pidfd_getfd (Linux >= 5.6), which keeps host Unix sockets out of reach; "
+               "run on a newer kernel";
+    return NULL;
+}
+
+static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
+{
+    const struct policy *p = ctx->policy;
+    *sandbox_state(ctx) = &state;
+    state.sandbox = p->mode != POLICY_MODE_FULL_ACCESS;
+    if (!state.sandbox)
+        return SANDBOX_OK;
+    state.abi = landlock_abi();
+    bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
+    char why[512], err[1024];
+    const char *refusal = unenforceable(p, egress_open, why, sizeof why);
+    if (refusal)
+        return sandbox_fail(ctx, "%s", refusal);
+    state.handles_net = !egress_open && state.abi >= 4;
+    struct landlock_ruleset_attr attr = {
+        .handled_access_fs = fs_rights_handled(state.abi),
+        .handled_access_net = state.handles_net ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
+        .scoped = state.abi >= 6 ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0,
+    };
+    if (fs_lists_build(ctx, &state.fs, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    if ((state.ruleset = landlock_create_ruleset(&attr)) < 0)
+        return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
+    if (fs_ruleset_add(state.ruleset, state.abi, &state.fs, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    state.shape = (struct seccomp_shape){
+        .local_binding = p->network.local_binding,
+        .net = egress_open ? SECCOMP_NET_OWN : p->network.has_outgoing_proxy ? SECCOMP_NET_TCP_ONLY : SECCOMP_NET_NONE,
+        .refuse_path_truncate = state.abi < 3,
+    };
+    state.sockets = (struct socket_policy){.fs = &state.fs, .egress_open = egress_open};
+    return SANDBOX_OK;
+}
+
+/* Every prepare() has run: the granted loopback ports are final. */
+static enum sandbox_result grant_ports(struct sandbox_ctx *ctx)
+{
+    state.sockets.ports = ctx->loopback_grants;
+    state.sockets.port_count = ctx->loopback_grant_count;
+    socket_rules_init(&state.rules, &state.sockets);
+    for (size_t i = 0; state.handles_net && i < ctx->loopback_grant_count; i++) {
+        struct landlock_net_port_attr rule = {.allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP,
+                                              .port = ctx->loopback_grants[i]};
+        if (landlock_add_rule(state.ruleset, LANDLOCK_RULE_NET_PORT, &rule) != 0)
+            return sandbox_fail(ctx, "cannot add the Landlock rule for TCP port %u: %s",
+                                (unsigned)ctx->loopback_grants[i], strerror(errno));
+    }
+    return SANDBOX_OK;
+}
+
+/* Die with `parent`, which must still be the one we were forked by. */
+static void tie_to_parent(pid_t parent, const char *who)
+{
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+        diag_fatal("landlock: cannot tie the %s to its parent (PR_SET_PDEATHSIG): %s", who, strerror(errno));
+    if (getppid() != parent)
+        _exit(HAS_EXIT_FAILURE); /* the parent died before PDEATHSIG */
+}
+
+/* The broker process, before the workload exists: out of the caller's
+ * session and terminal, not dumpable (the workload must not ptrace it), the
+ * subreaper of all the workload starts, without the caller's keys. */
+static void broker_setup(pid_t supervisor)
+{
+    char err[512];
+    tie_to_parent(supervisor, "broker process");
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+        diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s", strerror(errno));
+    if (keyring_join_fresh_session(err, sizeof err) != 0)
+        diag_fatal("landlock: %s", err);
+}
+
+static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
+{
+    if (!state.sandbox)
+        return SANDBOX_OK;
+    if (grant_ports(ctx) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    int status[2], link[2];
+    if (pipe2(status, O_CLOEXEC) != 0)
+        return sandbox_fail(ctx, "cannot create the status pipe: %s", strerror(errno));
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
+        return sandbox_fail(ctx, "cannot create the broker socket pair: %s", strerror(errno));
+    /* As in linux-ns: the caller's signals stay pending until each process
+     * is ready for them (supervise.h). */
+    sigset_t unblocked;
+    forwarded_signals_block(&unblocked);
+    pid_t supervisor = getpid(), broker = fork();
+    if (broker != 0) {
+        sigprocmask(SIG_SETMASK, &unblocked, NULL);
+        close(status[1]);
+        close(link[0]);
+        close(link[1]);
+        close(state.ruleset);
+        if (broker < 0)
+            return sandbox_fail(ctx, "cannot fork the broker process: %s", strerror(errno));
+        ctx->monitor = (struct sandbox_monitor){.pid = broker, .status_fd = status[0], .own_session = true};
+        return SANDBOX_SUPERVISE;
+    }
+    close(status[0]);
+    broker_setup(supervisor);
+    pid_t broker_pid = getpid(), workload = fork();
+    if (workload < 0)
+        diag_fatal("landlock: cannot fork the workload: %s", strerror(errno));
+    if (workload > 0) {
+        close(link[1]);
+        close(state.ruleset);
+        forward_signals_to(workload);
+        sigprocmask(SIG_SETMASK, &unblocked, NULL);
+        broker_init_run(workload, status[1], link[0], &state.rules, true);
+    }
+    tie_to_parent(broker_pid, "workload");
+    sigprocmask(SIG_SETMASK, &unblocked, NULL);
+    close(status[1]);
+    close(link[0]);
+    state.link = link[1];
+    return SANDBOX_OK;
+}
+
+static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
+{
+    char err[512];
+    if (!state.sandbox)
+        return fd_close_except(NULL, 0, err, sizeof err) != 0 ? sandbox_fail(ctx, "%s", err) : SANDBOX_OK;
+    int keep[2] = {state.ruleset < state.link ? state.ruleset : state.link,
+                   state.ruleset < state.link ? state.link : state.ruleset};
+    if (fd_close_except(keep, 2, err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    if (landlock_restrict_self(state.ruleset) != 0)
+        return sandbox_fail(ctx, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
+    close(state.ruleset);
+    int listener = -1;
+    if (seccomp_filter_install(&state.shape, &listener, err, sizeof err) != 0 ||
+        /* The broker answers connect() from now on; the workload must not
+         * hold the listener (it could answer its own calls). */
+        fd_pass_send(state.link, 's', listener, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    close(listener);
+    close(state.link);
+    state.link = -1;
+    return SANDBOX_OK;
+}
+
+SANDBOX_BACKEND_DEFINE(landlock_backend) = {
+    .abi = SANDBOX_BACKEND_ABI,
+    .name = "landlock",
+    .order = 110,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    /* The broker and the ruleset open exactly the granted loopback ports;
+     * the supervisor waits outside for every sandboxed run. */
+    .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,
+    .on_request = true,
+    .prepare = ll_prepare,
+    .enter = ll_enter,
+    .harden = ll_harden,
+};

@@ -1,0 +1,58 @@
+/*
+ * landlock.h — internal interface between the files of the landlock
+ * backend (backends/landlock/README.md).  The core sees only the
+ * descriptor in backend.c.
+ *
+ *   backend.c        the descriptor and the order of the steps
+ *   fs_ruleset.c     the filesystem policy as one Landlock ruleset
+ *   socket_rules.c   what the connect() broker lets through
+ * The broker, capabilities, descriptors and the seccomp programs are
+ * linux-common's (backends/linux-common).
+ *
+ * Errors: every function that can fail writes one line into err[errlen]
+ * (cause, path, fix) and returns -1.
+ */
+#ifndef HAS_LANDLOCK_H
+#define HAS_LANDLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "linux_common.h"
+
+/* The paths the policy's filesystem rules are made of, merged. */
+struct fs_lists {
+    const char **writable;   /* writable roots (the workspace included), NULL-terminated */
+    const char **no_write;   /* write-denied and read-denied paths */
+    const char **no_read;    /* read-denied paths */
+};
+
+/* fs_ruleset.c */
+/* `path` is `root` or beneath it (both absolute, normalised). */
+bool path_at_or_beneath(const char *path, const char *root);
+/* The file-system rights this ABI can handle, all of them. */
+uint64_t fs_rights_handled(int abi);
+/* The lists for this policy and working directory (malloc'd; free with
+ * fs_lists_free). */
+int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen);
+void fs_lists_free(struct fs_lists *l);
+/* Add the policy's rules to `ruleset`: reads beneath / but no_read,
+ * writes beneath each writable root but no_write, the harmless devices
+ * writable. */
+int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen);
+
+/* socket_rules.c */
+struct socket_policy {
+    const struct fs_lists *fs;
+    bool egress_open;                   /* egress: true without a proxy */
+    const unsigned short *ports;        /* granted loopback ports (the proxy) */
+    size_t port_count;
+};
+/* The broker's rules: a pathname socket beneath a writable root (and no
+ * denied path), no abstract address, TCP only to 127.0.0.1 at a granted
+ * port (any destination when egress is open). */
+void socket_rules_init(struct connect_rules *rules, const struct socket_policy *sp);
+
+#endif

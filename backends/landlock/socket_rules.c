@@ -1,0 +1,84 @@
+/*
+ * socket_rules.c — what the connect() broker lets the workload reach when
+ * the sandbox has no network namespace of its own (struct connect_rules,
+ * linux-common).  The broker runs outside the workload's Landlock domain,
+ * so its connect() is bound by these rules alone:
+ *
+ *  - a pathname Unix socket only beneath a writable root and beneath no
+ *    denied path: the host's sockets elsewhere ($HOME, /run, /tmp) stay
+ *    out of reach, as with linux-ns.  The path is the kernel's name of the
+ *    inode the broker opened (/proc/self/fd); a socket with another hard
+ *    link is refused (Landlock's REFER rules already keep the workload
+ *    from linking a host socket into a writable root);
+ *  - no abstract address: they are the host's (X11, D-Bus, ...);
+ *  - TCP only to 127.0.0.1 at a port granted by the proxy; anything when
+ *    egress is open (the seccomp filter then allows every family).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "landlock.h"
+
+static bool in_any(const char *path, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (path_at_or_beneath(path, list[i]))
+            return true;
+    return false;
+}
+
+static int unix_path_ok(int fd, const struct stat *st, const void *arg)
+{
+    const struct socket_policy *sp = arg;
+    if (st->st_nlink != 1)
+        return -EACCES;
+    char link[40], path[4096];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof path - 1);
+    if (n <= 0 || (size_t)n >= sizeof path - 1)
+        return -EACCES;
+    path[n] = '\0';
+    /* Not a path of this mount namespace ("(deleted)", "socket:[...]"). */
+    if (path[0] != '/' || strstr(path, " (deleted)"))
+        return -EACCES;
+    if (!in_any(path, sp->fs->writable) || in_any(path, sp->fs->no_write))
+        return -EACCES; /* a host socket */
+    return 0;
+}
+
+static bool granted_port(const struct socket_policy *sp, unsigned short port)
+{
+    for (size_t i = 0; i < sp->port_count; i++)
+        if (sp->ports[i] == port)
+            return true;
+    return false;
+}
+
+static int inet_ok(const struct sockaddr_storage *sa, socklen_t len, const void *arg)
+{
+    const struct socket_policy *sp = arg;
+    if (sp->egress_open)
+        return 0;
+    const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+    if (sa->ss_family == AF_INET && len >= sizeof *in && in->sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
+        granted_port(sp, ntohs(in->sin_port)))
+        return 0;
+    return -EACCES; /* the host's network: only the proxy's front-ends */
+}
+
+void socket_rules_init(struct connect_rules *rules, const struct socket_policy *sp)
+{
+    *rules = (struct connect_rules){
+        .abstract_ok = false,
+        .unix_path_ok = unix_path_ok,
+        .inet_ok = inet_ok,
+        .arg = sp,
+    };
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The landlock backend enforces the filesystem policy without namespaces,
+# on a host where none can be made: writes only beneath writable roots and
+# never at a denied path, reads everywhere but the read-denied paths --
+# attacked from inside by the paths around a denial (renames, links,
+# symlinks, truncate by path, paths created later), each checked on the
+# host afterwards.
+. "$HAS_SRCDIR/tests/lib.sh"
+. "$HAS_SRCDIR/tests/landlock/lib-landlock.sh"
+ll_require
+
+WS="$T_TMP/ws"
+HOSTDIR="$T_TMP/outside"
+mkdir -p "$WS/.git" "$WS/secrets" "$WS/src" "$HOSTDIR"
+echo keep >"$HOSTDIR/host-file"
+echo token >"$WS/secrets/token"
+echo '[core]' >"$WS/.git/config"
+echo code >"$WS/src/main.c"
+chmod -R a+rwX "$T_TMP"
+cd "$WS" || exit 2
+POL=$(policy workspace_write false false \
+    "\"deniedReadPaths\":[\"$WS/secrets\",\"$HOSTDIR/not-yet\"],\"deniedWritePaths\":[\"$WS/.git\"]")
+
+ll_run "$POL" -- /bin/sh -c 'echo new >src/new.c && cat src/main.c'
+expect_rc 0 "a write in the workspace"
+expect_out '^code$' "a read in the workspace"
+expect_content "$WS/src/new.c" new "the write landed in the host's workspace"
+
+ll_run "$POL" -- /bin/sh -c "echo x >'$HOSTDIR/made'; echo x >>'$HOSTDIR/host-file'; rm -f '$HOSTDIR/host-file'"
+expect_absent "$HOSTDIR/made" "a file created outside the writable roots"
+expect_content "$HOSTDIR/host-file" keep "a host file outside the roots: neither appended to nor removed"
+expect_err 'Permission denied' "writes outside fail with EACCES, not silently"
+
+ll_run "$POL" -- "$PY" -c "import os; os.truncate('$HOSTDIR/host-file', 0)"
+[ "$RC" != 0 ] && ok "truncate(2) by path outside the roots fails" || fail "truncate by path ran"
+expect_content "$HOSTDIR/host-file" keep "the host file keeps its content"
+
+ll_run "$POL" -- /bin/cat "$WS/secrets/token"
+[ "$RC" != 0 ] && ok "a read-denied file cannot be read" || fail "read-denied file read: $OUT"
+expect_out_lacks token "its content never shows"
+ll_run "$POL" -- /bin/ls "$WS/secrets"
+[ "$RC" != 0 ] && ok "a read-denied directory cannot be listed" || fail "read-denied dir listed: $OUT"
+
+# Around the denial: symlink, hard link, rename, a path made later.
+ll_run "$POL" -- /bin/sh -c "ln -s '$WS/secrets/token' src/link; cat src/link"
+expect_out_lacks token "through a symlink the workload made"
+ll_run "$POL" -- /bin/sh -c "ln '$WS/secrets/token' src/hard"
+expect_absent "$WS/src/hard" "a hard link of a read-denied file into the workspace"
+ll_run "$POL" -- /bin/sh -c "mv secrets src/moved || mv secrets/token src/moved"
+[ -f "$WS/secrets/token" ] && ok "the read-denied directory cannot be moved away" || fail "secrets moved"
+expect_absent "$WS/src/moved" "nothing moved out of the denial"
+ll_run "$POL" -- /bin/sh -c "mv .git dotgit; echo '[core] fsmonitor=evil' >>.git/config; rm -rf .git"
+[ -f "$WS/.git/config" ] && [ "$(cat "$WS/.git/config")" = '[core]' ] && ok "a write-denied .git: not moved, changed or removed" ||
+    fail ".git changed: $(ls -a "$WS")"
+echo later >"$HOSTDIR/not-yet"
+chmod a+r "$HOSTDIR/not-yet"
+ll_run "$POL" -- /bin/cat "$HOSTDIR/not-yet"
+expect_out_lacks later "a read-denied path created on the host after the policy was written"
+
+# What the walk refuses up front.
+ln -s "$WS/secrets" "$T_TMP/link-to-secrets"
+ll_run "$(policy workspace_write false false "\"deniedReadPaths\":[\"$T_TMP/link-to-secrets/token\"]")" -- /bin/true
+expect_rc 125 "a denied path through a symlink is refused"
+expect_err 'symbolic link' "the refusal names the symlink"
+ln "$HOSTDIR/host-file" "$HOSTDIR/second-name"
+ll_run "$(policy workspace_write false false "\"deniedReadPaths\":[\"$HOSTDIR/host-file\"]")" -- /bin/true
+expect_rc 125 "a denied file with another hard link is refused"
+expect_err 'hard links' "the refusal says why"
+
+# Devices a program writes to; read_only mode writes nowhere else.
+ll_run "$(policy read_only false false)" -- /bin/sh -c 'echo x >/dev/null && echo devnull-ok; (echo y >./ro) 2>/dev/null; echo ws=$?'
+expect_out '^devnull-ok$' "/dev/null takes writes"
+expect_out '^ws=[1-9]' "read_only: the workspace is not writable"
+expect_absent "$WS/ro" "read_only: nothing written"
+finish
