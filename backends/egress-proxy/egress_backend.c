@@ -25,6 +25,22 @@
 #include "egress_env.h"
 #include "egress_platform.h"
 
+/* The variants this build has, in order of preference. */
+static const struct egress_variant *const variants[] = {
+#ifdef EGRESS_VARIANT_NETNS
+    &egress_via_netns,
+#endif
+#ifdef EGRESS_VARIANT_LOOPBACK
+    &egress_via_loopback,
+#endif
+    NULL,
+};
+#define VARIANT_COUNT (sizeof variants / sizeof variants[0] - 1)
+
+/* The first variant whose need another backend of the set offers (the
+ * core checked that one does, see the descriptor below). */
+static const struct egress_variant *chosen;
+
 /* 32 bytes from the kernel's CSPRNG: getentropy(2), which Linux (glibc,
  * musl) and macOS all have. */
 static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_creds *creds)
@@ -40,14 +56,48 @@ static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_cre
 
 /* The per-invocation secret exists in this process only in `creds`, wiped
  * whatever happens. */
-enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
+static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
 {
     unsigned fe = egress_env_remove_callers(ctx);
     if (!fe)
         return SANDBOX_OK;
+    for (size_t i = 0; !chosen && variants[i]; i++)
+        if (ctx->others_offer & variants[i]->needs)
+            chosen = variants[i];
+    if (!chosen)
+        return sandbox_fail(ctx, "no boundary backend offers what the proxy's front-ends need (backend bug: "
+                                 "the core checks this)");
     struct proxy_creds creds;
     enum sandbox_result r = make_secret(ctx, &creds);
-    r = r == SANDBOX_OK ? egress_platform_start(ctx, &creds, fe) : r;
+    r = r == SANDBOX_OK ? chosen->start(ctx, &creds, fe) : r;
     sandbox_wipe(&creds, sizeof creds);
     return r;
 }
+
+static enum sandbox_result egress_enter(struct sandbox_ctx *ctx)
+{
+    return chosen ? chosen->enter(ctx) : SANDBOX_OK;
+}
+
+SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
+    .abi = SANDBOX_BACKEND_ABI,
+    .name = "egress-proxy",
+    .order = 200,
+    /* Without a variant (other platforms) it enforces nothing, so the core
+     * refuses a policy with an outgoing proxy before prepare(). */
+    .enforces = VARIANT_COUNT ? SANDBOX_ENFORCES_EGRESS_PROXY : 0,
+    /* The egress process ends with the supervisor, which must outlive the
+     * workload; the front-ends need a private network or loopback grants. */
+    .needs = SANDBOX_OFFER_SUPERVISED,
+    .needs_one_of = (0
+#ifdef EGRESS_VARIANT_NETNS
+                     | SANDBOX_OFFER_PRIVATE_NETWORK
+#endif
+#ifdef EGRESS_VARIANT_LOOPBACK
+                     | SANDBOX_OFFER_LOOPBACK_GRANTS
+#endif
+                     ),
+    .prepare = egress_prepare,
+    .enter = egress_enter,
+    .harden = sandbox_hook_noop,
+};

@@ -1,6 +1,6 @@
 /*
- * egress_loopback.c — the variant of macOS, and of the Linux test build of
- * that path (egress_platform.h).
+ * egress_loopback.c — the host-loopback variant (egress_platform.h): macOS
+ * with Seatbelt, Linux with the landlock backend.
  */
 #include "config.h"
 
@@ -19,7 +19,7 @@
 
 
 /*
- * macOS (and the Linux test build of this path): the egress process binds
+ * The egress process binds
  * the front-ends on the host's 127.0.0.1 with kernel-chosen ports before
  * the boundary exists, and reports them here; they are granted to the
  * boundary backend (SANDBOX_OFFER_LOOPBACK_GRANTS), which allows the
@@ -87,8 +87,7 @@ static enum sandbox_result await_ports(struct sandbox_ctx *ctx, int control, uns
 
 /* The ports are the kernel's choice, known only once the egress process
  * reports them; the workload's variables are set then. */
-enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
-                                          unsigned fe)
+static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -108,7 +107,7 @@ enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct 
         close(sp[0]);
         return sandbox_fail(ctx, "cannot make the egress socketpair close-on-exec: %s", strerror(errno));
     }
-    if (egress_spawn(ctx, creds, fe, sp) != SANDBOX_OK)
+    if (egress_spawn(ctx, creds, fe, true, sp) != SANDBOX_OK)
         return SANDBOX_FAIL;
     st->control = sp[0];
     unsigned short http_port = 0, socks_port = 0;
@@ -129,7 +128,7 @@ enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct 
  * that the supervisor is gone (macOS has no PR_SET_PDEATHSIG), so a copy
  * kept alive by the workload would keep the proxy alive after it.
  */
-enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
+static enum sandbox_result loopback_enter(struct sandbox_ctx *ctx)
 {
     struct egress_state *st = *sandbox_state(ctx);
     if (st && st->control >= 0) {
@@ -140,5 +139,9 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
 }
 
 /* Kernel-chosen ports on the host's loopback, which the boundary must open
- * to the workload alone; the supervisor must outlive the workload. */
-EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY, SANDBOX_OFFER_SUPERVISED, SANDBOX_OFFER_LOOPBACK_GRANTS);
+ * to the workload alone. */
+const struct egress_variant egress_via_loopback = {
+    .needs = SANDBOX_OFFER_LOOPBACK_GRANTS,
+    .start = loopback_start,
+    .enter = loopback_enter,
+};

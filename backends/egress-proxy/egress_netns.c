@@ -1,5 +1,5 @@
 /*
- * egress_netns.c — the Linux variant (egress_platform.h).  prepare(): the
+ * egress_netns.c — the private-network variant (egress_platform.h).  prepare(): the
  * ports are fixed, so the workload's variables are set before the egress
  * process starts; enter() runs in PID 2 of the sandbox, inside its network
  * namespace, and hands the loopback listeners over with SCM_RIGHTS.
@@ -55,8 +55,7 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
 }
 
-enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
-                                          unsigned fe)
+static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -72,7 +71,7 @@ enum sandbox_result egress_platform_start(struct sandbox_ctx *ctx, const struct 
     int sp[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
         return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
-    if (egress_spawn(ctx, creds, fe, sp) != SANDBOX_OK)
+    if (egress_spawn(ctx, creds, fe, false, sp) != SANDBOX_OK)
         return SANDBOX_FAIL;
     st->control = sp[0];
     return await_ready(ctx, st->control, "start-up");
@@ -120,7 +119,7 @@ static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress
     return await_ready(ctx, st->control, "front-end hand-over");
 }
 
-enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
+static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
 {
     struct egress_state *st = *sandbox_state(ctx);
     if (!st)
@@ -165,6 +164,10 @@ enum sandbox_result egress_platform_enter(struct sandbox_ctx *ctx)
     return r;
 }
 
-/* Fixed ports inside the sandbox's own network namespace: a boundary must
- * give one; the supervisor must outlive the workload. */
-EGRESS_BACKEND_DEFINE(SANDBOX_ENFORCES_EGRESS_PROXY, SANDBOX_OFFER_SUPERVISED, SANDBOX_OFFER_PRIVATE_NETWORK);
+/* Fixed ports inside the sandbox's own network namespace, which the
+ * boundary must give. */
+const struct egress_variant egress_via_netns = {
+    .needs = SANDBOX_OFFER_PRIVATE_NETWORK,
+    .start = netns_start,
+    .enter = netns_enter,
+};

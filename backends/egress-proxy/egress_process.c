@@ -1,11 +1,14 @@
 /*
  * egress_process.c — the egress process's life: shed inherited descriptors,
  * get its front-end listeners, confine itself, serve until the supervisor
- * ends.  The listeners come one of two ways:
- *   Linux: confine, say "ready", receive the listeners created inside the
- *     sandbox's network namespace (SCM_RIGHTS), say "ready" again.
- *   host-loopback builds (macOS; the portable test build): bind them on
+ * ends.  The listeners come one of two ways (cfg->bind_loopback):
+ *   handed over (Linux, private network): confine, say "ready", receive the
+ *     listeners created inside the sandbox's network namespace
+ *     (SCM_RIGHTS), say "ready" again;
+ *   bound here (macOS; Linux without a network namespace): bind them on
  *     127.0.0.1 with kernel-chosen ports, confine, report the ports.
+ * Builds with the host-loopback design only (EGRESS_HOST_LOOPBACK: macOS,
+ * the portable test build) have no hand-over.
  */
 #include "config.h"
 
@@ -32,14 +35,14 @@
 #define CONTROL_FD 3
 #define REPORT_FD 4
 
+/* The one-line protocol of the host-loopback start (egress_process.h). */
+static bool line_protocol;
+
 __attribute__((noreturn)) static void report_and_exit(int control, const char *msg)
 {
     char line[600];
-#ifdef EGRESS_HOST_LOOPBACK
-    int n = snprintf(line, sizeof line, "%c%.500s\n", EGRESS_MSG_ERROR, msg);   /* one line */
-#else
-    int n = snprintf(line, sizeof line, "%c%s", EGRESS_MSG_ERROR, msg);
-#endif
+    int n = line_protocol ? snprintf(line, sizeof line, "%c%.500s\n", EGRESS_MSG_ERROR, msg) /* one line */
+                          : snprintf(line, sizeof line, "%c%s", EGRESS_MSG_ERROR, msg);
     if (n > 0)
         send(control, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, MSG_NOSIGNAL);
     _exit(1);
@@ -176,13 +179,11 @@ static size_t receive_listeners(int control, struct listener *out, char *err, si
     return count;
 }
 
-/* Linux: the listeners are created inside the sandbox's network namespace
- * by the egress backend's enter() and handed over; the process confines
- * itself before it touches anything from there. */
-static size_t obtain_listeners(const struct egress_config *cfg, int control, pid_t parent,
-                               struct listener *out, char *err, size_t errlen)
+/* The listeners are created inside the sandbox's network namespace by the
+ * egress backend's enter() and handed over; the process confines itself
+ * before it touches anything from there. */
+static size_t receive_handed_over(int control, pid_t parent, struct listener *out, char *err, size_t errlen)
 {
-    (void)cfg;
     if (egress_confine(parent, err, errlen) != 0)
         report_and_exit(control, err);
     char ready = EGRESS_MSG_READY;
@@ -196,12 +197,12 @@ static size_t obtain_listeners(const struct egress_config *cfg, int control, pid
     return count;
 }
 
-#else /* EGRESS_HOST_LOOPBACK */
+#endif
 
 /* Host loopback: bind first (a confined process may not bind), then
  * confine, then report the ports: the supervisor needs them before its
- * prepare() returns, for the proxy variables and the Seatbelt profile. */
-static size_t obtain_listeners(const struct egress_config *cfg, int control, pid_t parent,
+ * prepare() returns, for the proxy variables and the loopback grants. */
+static size_t bind_on_loopback(const struct egress_config *cfg, int control, pid_t parent,
                                struct listener *out, char *err, size_t errlen)
 {
     unsigned short ports[2];
@@ -218,7 +219,15 @@ static size_t obtain_listeners(const struct egress_config *cfg, int control, pid
     return count;
 }
 
+static size_t obtain_listeners(const struct egress_config *cfg, int control, pid_t parent,
+                               struct listener *out, char *err, size_t errlen)
+{
+#ifndef EGRESS_HOST_LOOPBACK
+    if (!cfg->bind_loopback)
+        return receive_handed_over(control, parent, out, err, errlen);
 #endif
+    return bind_on_loopback(cfg, control, parent, out, err, errlen);
+}
 
 static size_t connection_cap(void)
 {
@@ -239,6 +248,7 @@ void egress_process_main(const struct egress_config *cfg, int control, pid_t par
      * not take the workload's network away (it ends with the supervisor,
      * through PR_SET_PDEATHSIG, not with the terminal's process group). */
     setsid();
+    line_protocol = cfg->bind_loopback;
     int report = cfg->report_fd;
     if (shed_descriptors(control, &report, err, sizeof err) != 0)
         report_and_exit(control, err);

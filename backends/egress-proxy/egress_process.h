@@ -6,6 +6,7 @@
 #ifndef HAS_EGRESS_PROCESS_H
 #define HAS_EGRESS_PROCESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -22,11 +23,11 @@
 /* How long the supervisor waits for each answer of the egress process. */
 #define EGRESS_START_TIMEOUT_MS 10000
 /*
- * Host-loopback builds (EGRESS_HOST_LOOPBACK): the socketpair is a stream
- * (macOS has no SOCK_SEQPACKET for AF_UNIX), and the egress process writes
- * exactly one line: "P<http port> <socks5 port>\n" (0: that front-end is
- * not configured) or "E<reason>\n".  Nothing else ever crosses it; its
- * end of stream tells the egress process that the supervisor is gone.
+ * Host loopback (bind_loopback): the socketpair is a stream (macOS has no
+ * SOCK_SEQPACKET for AF_UNIX), and the egress process writes exactly one
+ * line: "P<http port> <socks5 port>\n" (0: that front-end is not
+ * configured) or "E<reason>\n".  Nothing else ever crosses it; its end of
+ * stream tells the egress process that the supervisor is gone.
  */
 #define EGRESS_MSG_PORTS 'P'
 #define EGRESS_LINE_MAX 600
@@ -34,7 +35,8 @@
 struct egress_config {
     struct host_policy policy;
     struct proxy_creds creds;
-    unsigned front_ends;          /* POLICY_FRONT_END_* (host-loopback builds bind these) */
+    unsigned front_ends;          /* POLICY_FRONT_END_* */
+    bool bind_loopback;           /* bind them on the host's loopback (else handed over) */
     int report_fd;                /* the caller's --refusal-report descriptor, or -1 */
 };
 

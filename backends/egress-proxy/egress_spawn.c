@@ -13,7 +13,7 @@
 #include "egress_spawn.h"
 
 static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
-                                          unsigned front_ends, int report_fd)
+                                          unsigned front_ends, bool bind_loopback, int report_fd)
 {
     struct egress_config *cfg = calloc(1, sizeof *cfg);
     size_t n = policy->network.allowed_hosts.count;
@@ -26,6 +26,7 @@ static struct egress_config *build_config(const struct policy *policy, const str
     cfg->policy.count = n;
     cfg->creds = *creds;
     cfg->front_ends = front_ends;
+    cfg->bind_loopback = bind_loopback;
     cfg->report_fd = report_fd;
     return cfg;
 }
@@ -38,9 +39,9 @@ static void free_config(struct egress_config *cfg)
 }
 
 enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned front_ends,
-                                 int sp[2])
+                                 bool bind_loopback, int sp[2])
 {
-    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends, ctx->report_fd);
+    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends, bind_loopback, ctx->report_fd);
     if (!cfg) {
         close(sp[0]);
         close(sp[1]);

@@ -12,8 +12,9 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
 	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c \
 	backends/egress-proxy/refusal_report.h backends/egress-proxy/refusal_report.c
-# The hooks: shared (egress_backend.c, egress_env.c) plus one platform
-# variant (egress_platform.h) below.
+# The hooks: shared (egress_backend.c, egress_env.c) plus the platform's
+# variants (egress_platform.h) below, each announced by an EGRESS_VARIANT_*
+# define.
 EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c \
 	backends/egress-proxy/egress_platform.h \
 	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c
@@ -32,9 +33,11 @@ EGRESS_PROCESS_SOURCES = \
 	backends/egress-proxy/socks5_frontend.c \
 	backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
-# Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's netns.
+# Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's
+# netns (linux-ns) or bound on the host's loopback (landlock).
 EGRESS_LINUX_SOURCES = \
-	backends/egress-proxy/egress_netns.c \
+	backends/egress-proxy/egress_netns.c backends/egress-proxy/egress_loopback.c \
+	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c \
 	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
 	backends/egress-proxy/confine.c
 # macOS: poll(2), recv/send copy, no seccomp; listeners on host loopback.
@@ -54,12 +57,13 @@ if HOST_DARWIN
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 EGRESS_BACKEND_LIBS += -lpthread
 endif
-if !HOST_LINUX
-if !HOST_DARWIN
-EGRESS_BACKEND_SOURCES += backends/egress-proxy/egress_none.c
-endif
-endif
 EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
+if HOST_LINUX
+EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_NETNS -DEGRESS_VARIANT_LOOPBACK
+endif
+if HOST_DARWIN
+EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_LOOPBACK
+endif
 if HOST_DARWIN
 # egress_sbpl.c: the libsandbox prototypes the Seatbelt backend declares.
 EGRESS_BACKEND_CFLAGS += -I$(top_srcdir)/backends/seatbelt
@@ -85,5 +89,4 @@ STATIC_BACKEND_DEFS += -DHAVE_BACKEND_EGRESS_PROXY
 endif
 endif
 
-# The variant of other platforms: in the tarball, built only there.
-EXTRA_DIST += backends/egress-proxy/README.md backends/egress-proxy/egress_none.c
+EXTRA_DIST += backends/egress-proxy/README.md

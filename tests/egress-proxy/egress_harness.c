@@ -112,6 +112,12 @@ int main(int argc, char **argv)
     /* The supervisor's --refusal-report, for the portable path's tests. */
     const char *report = getenv("EGRESS_HARNESS_REPORT_FD");
     ctx.report_fd = report ? atoi(report) : -1;
+    /* What the boundary this harness stands in for would offer. */
+#ifdef EGRESS_PORTABLE
+    ctx.others_offer = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED;
+#else
+    ctx.others_offer = SANDBOX_OFFER_PRIVATE_NETWORK | SANDBOX_OFFER_SUPERVISED;
+#endif
     if (ctx.report_fd >= 0)
         fcntl(ctx.report_fd, F_SETFD, FD_CLOEXEC);
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

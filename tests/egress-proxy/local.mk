@@ -42,7 +42,7 @@ tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRES
 # front-ends bound on host 127.0.0.1), built here with -DEGRESS_PORTABLE so
 # the same code runs end to end on Linux.  Test programs only: no release
 # binary or module is ever compiled with that define.
-EGRESS_PORTABLE_CPPFLAGS = $(AM_CPPFLAGS) -DEGRESS_PORTABLE -I$(top_srcdir)/backends/egress-proxy
+EGRESS_PORTABLE_CPPFLAGS = $(AM_CPPFLAGS) -DEGRESS_PORTABLE -DEGRESS_VARIANT_LOOPBACK -I$(top_srcdir)/backends/egress-proxy
 check_PROGRAMS += tests/egress-proxy/egress_harness_portable
 tests_egress_proxy_egress_harness_portable_SOURCES = tests/egress-proxy/egress_harness.c \
 	core/sandbox_ctx.c core/supervise.c core/diag.c \

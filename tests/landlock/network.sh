@@ -97,7 +97,41 @@ expect_rc 143 "death by signal is reproduced"
 ll_run "$(policy workspace_write false true)" -- /bin/true
 expect_rc 125 "localBinding: true without a network of its own"
 expect_err 'localBinding' "the refusal names localBinding"
-ll_run '{"mode":"workspace_write","network":{"egress":true,"localBinding":false,"allowedHosts":["example.com"],"outgoingProxy":{"frontEnds":["http"]}}}' -- /bin/true
-expect_rc 125 "an outgoing proxy (not yet composable with this backend)"
-expect_err 'egress-proxy needs a private network namespace' "the core names the composition that cannot work"
+
+# With an outgoing proxy: its front-ends on the host's loopback are the
+# only TCP the workload reaches (the broker's rule, and Landlock's TCP
+# rules where the kernel has them).
+# origin NAME: an HTTP server on 127.0.0.1 at a port of the kernel's
+# choice (in $T_TMP/NAME.port), its request log in $T_TMP/NAME.log.
+origin() {
+    "$PY" -c 'import http.server, sys
+s = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+open(sys.argv[1] + ".port", "w").write(str(s.server_port))
+s.serve_forever()' "$T_TMP/$1" 2>"$T_TMP/$1.log" &
+    for _ in $(seq 50); do [ -s "$T_TMP/$1.port" ] && break; sleep 0.1; done
+}
+origin allowed
+ORIGIN=$!
+origin other
+OTHER=$!
+OPORT=$(cat "$T_TMP/allowed.port")
+XPORT=$(cat "$T_TMP/other.port")
+PROXY="{\"mode\":\"workspace_write\",\"network\":{\"egress\":true,\"localBinding\":false,\"allowedHosts\":[\"127.0.0.1:$OPORT\"],\"outgoingProxy\":{\"frontEnds\":[\"http\",\"socks5\"]}}}"
+ll_run "$PROXY" -- curl -sS -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$OPORT/"
+expect_out '^200$' "proxy: the allowed origin through the http front-end"
+ll_run "$PROXY" -- sh -c 'curl -sS -o /dev/null -w "%{http_code}\n" --proxy "$ALL_PROXY" "http://127.0.0.1:'"$OPORT"'/"'
+expect_out '^200$' "proxy: the allowed origin through the socks5 front-end"
+ll_run "$PROXY" -- curl -sS -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$XPORT/"
+expect_out '^403$' "proxy: a host the policy does not allow is refused by the proxy"
+ll_run "$PROXY" -- "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $OPORT))"
+expect_err 'Permission denied' "proxy: a direct TCP connection around the proxy is refused"
+ll_run "$PROXY" -- "$PY" -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)"
+expect_err 'Operation not permitted' "proxy: no UDP socket (DNS or anything else around the proxy)"
+ll_run "$PROXY" -- "$PY" -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)"
+expect_err 'Protocol not supported' "proxy: no SCTP stream socket (Landlock's TCP rules do not see it)"
+ll_run "$PROXY" -- "$PY" -c "import socket; s=socket.socket(); s.sendto(b'x', socket.MSG_FASTOPEN, ('127.0.0.1', $OPORT))"
+expect_err 'Operation not permitted' "proxy: no TCP Fast Open (a connect the broker never sees)"
+grep -q 'GET / ' "$T_TMP/allowed.log" && ok "the allowed origin saw the requests" || fail "no request reached the allowed origin"
+grep -q 'GET / ' "$T_TMP/other.log" && fail "the refused origin was reached" || ok "the refused origin saw no request"
+kill "$ORIGIN" "$OTHER" 2>/dev/null
 finish
