@@ -140,7 +140,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             return 0;
         }
         if (take_value("--sandbox", argc, argv, &i, &value, &missing)) {
-            if (missing || !*value)
+            if (missing || !*value || *value == '-')
                 FAIL("--sandbox needs a backend name (linux-ns, landlock)");
             if (out->sandbox_name_count == CLI_MAX_SANDBOX_NAMES)
                 FAIL("--sandbox: at most %d names", CLI_MAX_SANDBOX_NAMES);

@@ -150,4 +150,21 @@ else
     fail "duplicated environment: $(tr '\n' ' ' <"$T_TMP/env")"
 fi
 
+# --sandbox: a name of the build's sandbox backends, one at a time.
+if [ "$(uname -s)" = Linux ]; then
+    run_raw --sandbox nope --policy "$FULL" -- /bin/true
+    expect_rc 125 "--sandbox naming no backend"
+    expect_err '--sandbox nope: no such sandbox backend in this build \(it has: linux-ns, landlock\)' \
+        "the refusal lists the build's sandbox backends"
+    run_raw --sandbox linux-ns --sandbox landlock --policy "$FULL" -- /bin/true
+    expect_rc 125 "two sandbox backends at once"
+    expect_err 'one sandbox backend at a time' "the refusal says why"
+    run_raw --sandbox --policy "$FULL" -- /bin/true
+    expect_rc 125 "--sandbox without a name"
+    expect_err '^happy-agent-supervisor: --sandbox needs a backend name' "the refusal says what is missing"
+    run_raw --sandbox landlock --policy "$FULL" -- /bin/sh -c 'echo ran'
+    expect_rc 0 "--sandbox landlock with full_access"
+    expect_out '^ran$' "the target ran"
+fi
+
 finish

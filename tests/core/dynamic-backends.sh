@@ -49,6 +49,30 @@ expect_rc 125 "restriction without an enforcing backend"
 expect_err "no enforcement backend in this build enforces" "fail closed"
 [ -e "$MARK" ] && fail "fail closed: target ran unsandboxed" || ok "fail closed: target did not run"
 
+# The composition is checked before any hook runs (backend.h, "How
+# backends compose"): a backend with work under the policy whose needs no
+# other backend offers is refused by name; with them offered it runs and
+# sees what the others offer.
+RO=$(policy read_only true true)
+rm -f "$REC" "$MARK"
+run_sup "$RO" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" -- /bin/sh -c "touch '$MARK'"
+expect_rc 125 "a backend whose needs nobody offers"
+expect_err "needy needs a supervisor that outlives the workload, which no other backend of this set \(sandbox: needy\) offers" \
+    "the refusal names the backend and the missing offer"
+[ -e "$MARK" ] || [ -e "$REC" ] && fail "a hook or the target ran before the refusal" || ok "nothing ran"
+run_sup "$RO" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" \
+    --backend-module "$MODS/recorder_giver.so" -- /bin/true
+expect_rc 0 "the same backend with its needs offered"
+grep -qx 'needy:prepare others=loopback,supervised' "$REC" && ok "its hooks see what the others offer" ||
+    fail "recorded: $(cat "$REC")"
+rm -f "$REC"
+run_sup "$FULL" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" -- /bin/true
+expect_rc 0 "needs are not checked for a backend with no work under the policy (full_access)"
+run_sup "$RO" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" \
+    --backend-module "$MODS/recorder_giver.so" --sandbox nope -- /bin/true
+expect_rc 125 "--sandbox naming no backend of the set"
+expect_err "--sandbox nope: no such sandbox backend in this build \(it has: needy\)" "the refusal lists the sandbox backends"
+
 # The build's own modules are found by default.
 run_sup "$FULL" -- /bin/true
 expect_rc 0 "default module directory (the build tree) loads"

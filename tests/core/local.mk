@@ -23,7 +23,8 @@ if DYNAMIC_BACKENDS
 RECORDER_FLAGS = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/core/backends/recorder_a.la tests/core/backends/recorder_b.la \
 	tests/core/backends/recorder_bad_abi.la tests/core/backends/recorder_no_harden.la \
-	tests/core/backends/recorder_same_order.la
+	tests/core/backends/recorder_same_order.la tests/core/backends/recorder_needy.la \
+	tests/core/backends/recorder_giver.la
 tests_core_backends_recorder_a_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_a_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"a"' -DRECORDER_ORDER=20
@@ -44,6 +45,18 @@ tests_core_backends_recorder_same_order_la_SOURCES = tests/core/backends/recorde
 tests_core_backends_recorder_same_order_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"same-order"' -DRECORDER_ORDER=20
 tests_core_backends_recorder_same_order_la_LDFLAGS = $(RECORDER_FLAGS)
+# A boundary stand-in that needs what only a backend like "giver" offers.
+tests_core_backends_recorder_needy_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_needy_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"needy"' -DRECORDER_ORDER=30 -DRECORDER_ENFORCES=SANDBOX_ENFORCES_FILESYSTEM \
+	-DRECORDER_NEEDS=SANDBOX_OFFER_SUPERVISED \
+	-DRECORDER_NEEDS_ONE_OF='(SANDBOX_OFFER_PRIVATE_NETWORK|SANDBOX_OFFER_LOOPBACK_GRANTS)'
+tests_core_backends_recorder_needy_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_giver_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_giver_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"giver"' -DRECORDER_ORDER=40 \
+	-DRECORDER_OFFERS='(SANDBOX_OFFER_LOOPBACK_GRANTS|SANDBOX_OFFER_SUPERVISED)'
+tests_core_backends_recorder_giver_la_LDFLAGS = $(RECORDER_FLAGS)
 BINARY_TESTS += tests/core/dynamic-backends.sh
 endif
 EXTRA_DIST += tests/core/dynamic-backends.sh

@@ -23,6 +23,19 @@
 #ifndef RECORDER_ABI
 #define RECORDER_ABI SANDBOX_BACKEND_ABI
 #endif
+/* What it claims and declares (backend.h, "How backends compose"). */
+#ifndef RECORDER_ENFORCES
+#define RECORDER_ENFORCES 0
+#endif
+#ifndef RECORDER_OFFERS
+#define RECORDER_OFFERS 0
+#endif
+#ifndef RECORDER_NEEDS
+#define RECORDER_NEEDS 0
+#endif
+#ifndef RECORDER_NEEDS_ONE_OF
+#define RECORDER_NEEDS_ONE_OF 0
+#endif
 
 static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
 {
@@ -33,7 +46,12 @@ static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
     if (fd < 0)
         return sandbox_fail(ctx, "cannot open %s", file);
     char line[128];
-    int n = snprintf(line, sizeof line, "%s:%s\n", RECORDER_NAME, hook);
+    /* What the others offer, as the core told this hook (ctx->others_offer). */
+    int n = snprintf(line, sizeof line, "%s:%s%s\n", RECORDER_NAME, hook,
+                     ctx->others_offer ? (ctx->others_offer == (SANDBOX_OFFER_LOOPBACK_GRANTS |
+                                                                SANDBOX_OFFER_SUPERVISED)
+                                              ? " others=loopback,supervised" : " others=other")
+                                       : "");
     ssize_t w = write(fd, line, (size_t)n);
     close(fd);
     return w == n ? SANDBOX_OK : sandbox_fail(ctx, "cannot write %s", file);
@@ -53,7 +71,10 @@ SANDBOX_BACKEND_DEFINE(recorder_backend) = {
     .abi = RECORDER_ABI,
     .name = RECORDER_NAME,
     .order = RECORDER_ORDER,
-    .enforces = 0,
+    .enforces = RECORDER_ENFORCES,
+    .offers = RECORDER_OFFERS,
+    .needs = RECORDER_NEEDS,
+    .needs_one_of = RECORDER_NEEDS_ONE_OF,
     .prepare = recorder_prepare,
     .enter = recorder_enter,
 #ifndef RECORDER_NO_HARDEN
