@@ -128,6 +128,36 @@ static int add_rule(struct walk *w, int fd, const struct stat *st, const char *p
 
 static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n);
 
+/* The first index of sorted excl[0..n) not below `key`. */
+static size_t lower_bound(const char **excl, size_t n, const char *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(excl[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Copy to sub[] the entries of sorted excl[0..n) at or beneath `child`
+ * (they stay sorted): `child` itself, then the run that starts with
+ * "child/".  Returns their count. */
+static size_t select_beneath(const char *child, const char **excl, size_t n, const char **sub)
+{
+    size_t m = 0, at = lower_bound(excl, n, child);
+    if (at < n && strcmp(excl[at], child) == 0)
+        sub[m++] = excl[at];
+    size_t len = strlen(child);
+    char prefix[4096 + 256 + 1];
+    snprintf(prefix, sizeof prefix, "%s/", child);
+    for (at = lower_bound(excl, n, prefix); at < n && strncmp(excl[at], prefix, len + 1) == 0; at++)
+        sub[m++] = excl[at];
+    return m;
+}
+
 /* Grant every entry of directory `fd` (at `path`) but the excluded ones. */
 static int grant_entries(struct walk *w, int fd, const char *path, const char **excl, size_t n)
 {
@@ -148,10 +178,7 @@ static int grant_entries(struct walk *w, int fd, const char *path, const char **
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         snprintf(child, sizeof child, "%s/%s", strcmp(path, "/") == 0 ? "" : path, e->d_name);
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (path_at_or_beneath(excl[i], child))
-                sub[m++] = excl[i];
+        size_t m = select_beneath(child, excl, n, sub);
         int cfd = openat(fd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         if (cfd < 0)
             continue; /* gone meanwhile: nothing to grant */
@@ -166,7 +193,7 @@ static int grant_entries(struct walk *w, int fd, const char *path, const char **
 }
 
 /* Grant w->rights beneath `path` (O_PATH `fd`) except at or beneath each
- * of excl[0..n), which are all at or beneath `path`. */
+ * of excl[0..n), which are all at or beneath `path`, sorted. */
 static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -240,12 +267,19 @@ static int refuse_hard_links(const char *const *paths, const char *field, char *
     return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The entries of `list` at or beneath `root`, sorted, into out[]. */
 static size_t beneath_of(const char *root, const char *const *list, const char **out)
 {
     size_t m = 0;
     for (size_t i = 0; list[i]; i++)
         if (path_at_or_beneath(list[i], root))
             out[m++] = list[i];
+    qsort(out, m, sizeof *out, by_name);
     return m;
 }
 

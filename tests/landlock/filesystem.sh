@@ -57,6 +57,16 @@ chmod a+r "$HOSTDIR/not-yet"
 ll_run "$POL" -- /bin/cat "$HOSTDIR/not-yet"
 expect_out_lacks later "a read-denied path created on the host after the policy was written"
 
+# Names that share a prefix with a denied one are siblings, not beneath it.
+mkdir -p "$WS/p/b" "$WS/p/b-c" "$WS/p/b.d" "$WS/p/bb"
+for d in b b-c b.d bb; do echo "in-$d" >"$WS/p/$d/f"; done
+chmod -R a+rwX "$WS/p"
+ll_run "$(policy read_only false false "\"deniedReadPaths\":[\"$WS/p/b\",\"$WS/p/b.d/f\"]")" -- \
+    /bin/sh -c "cat '$WS/p/b/f' '$WS/p/b-c/f' '$WS/p/b.d/f' '$WS/p/bb/f'"
+printf '%s\n' "$OUT" | grep -qxE 'in-b|in-b\.d' && fail "p/b or p/b.d/f was read: $OUT" || ok "p/b and p/b.d/f are denied"
+expect_out '^in-b-c$' "p/b-c, a sibling sharing the prefix, is readable"
+expect_out '^in-bb$' "p/bb too"
+
 # What the walk refuses up front.
 ln -s "$WS/secrets" "$T_TMP/link-to-secrets"
 ll_run "$(policy workspace_write false false "\"deniedReadPaths\":[\"$T_TMP/link-to-secrets/token\"]")" -- /bin/true

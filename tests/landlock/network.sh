@@ -21,7 +21,7 @@ on_blocked_host "$SUPERVISOR" --policy "$OFF" -- /bin/true >"$T_TMP/out" 2>"$T_T
 RC=$?
 ERR=$(cat "$T_TMP/err")
 expect_rc 125 "linux-ns on a host without user namespaces"
-expect_err -- '--sandbox landlock' "its diagnostic names the landlock backend as the fix"
+expect_err '--sandbox landlock' "its diagnostic names the landlock backend as the fix"
 
 for fam in AF_INET AF_INET6 AF_PACKET AF_NETLINK AF_VSOCK; do
     ll_run "$OFF" -- "$PY" -c "import socket; socket.socket(socket.$fam, socket.SOCK_RAW if '$fam' in ('AF_PACKET','AF_NETLINK') else socket.SOCK_STREAM)"
