@@ -61,7 +61,10 @@
  * boundary; the others (egress-proxy) are companions and always stay.  A
  * boundary backend marked `on_request` is in the set only when the caller
  * names it (--sandbox NAME), and naming one replaces the default ones.
- * One boundary backend at a time.
+ * --sandbox takes one name.  In developer builds a module loaded with
+ * --backend-module is selected whatever its `on_request`: that is how a
+ * second boundary is layered inside the first (a backend that sees
+ * SANDBOX_OFFER_SYSCALL_FILTER from another then adds only its own layer).
  */
 #ifndef HAS_BACKEND_H
 #define HAS_BACKEND_H
@@ -100,6 +103,11 @@ enum sandbox_offer {
      * outside the boundary (SANDBOX_SUPERVISE) for as long as the workload
      * lives, so that helpers it started in prepare() live as long. */
     SANDBOX_OFFER_SUPERVISED = 1u << 2,
+    /* harden() installs the workload's seccomp filter, with the one
+     * user-notification listener a process can have, and a process
+     * outside answers it (linux-ns): a backend layered inside must not
+     * install a listener of its own. */
+    SANDBOX_OFFER_SYSCALL_FILTER = 1u << 3,
 };
 
 enum sandbox_result {

@@ -2,7 +2,9 @@
  * backend_dlopen.c — developer builds: each backend is a module exporting one
  * descriptor, SANDBOX_BACKEND_SYMBOL.  The default directory is the build
  * tree's (HAS_BACKEND_MODULE_DIR); --backend-dir replaces it and
- * --backend-module adds single files.  Modules are loaded after the
+ * --backend-module adds single files, which are selected even when their
+ * backend is on_request (backend.h, "Selection": how a developer layers a
+ * second sandbox backend).  Modules are loaded after the
  * supervisor dropped LD_* from its environment and before it forks anything,
  * with RTLD_NOW so a missing symbol fails here, not halfway into the sandbox.
  */
@@ -11,13 +13,14 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_set.h"
 
-static int load_module(struct backend_set *set, const char *path, char *err, size_t errlen)
+static int load_module(struct backend_set *set, const char *path, bool requested, char *err, size_t errlen)
 {
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
@@ -32,7 +35,7 @@ static int load_module(struct backend_set *set, const char *path, char *err, siz
         return -1;
     }
     /* The handle is kept for the life of the process: hooks run until exec. */
-    return backend_set_add(set, b, path, err, errlen);
+    return backend_set_add(set, b, path, requested, err, errlen);
 }
 
 static int name_is_module(const char *name)
@@ -76,7 +79,7 @@ static int load_directory(struct backend_set *set, const char *dir, char *err, s
         if (rc == 0) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            rc = load_module(set, path, err, errlen);
+            rc = load_module(set, path, false, err, errlen);
         }
         free(names[i]);
     }
@@ -90,7 +93,7 @@ int backends_load(struct backend_set *set, const struct cli_options *opts,
     if (load_directory(set, dir, err, errlen) != 0)
         return -1;
     for (size_t i = 0; i < opts->backend_module_count; i++)
-        if (load_module(set, opts->backend_modules[i], err, errlen) != 0)
+        if (load_module(set, opts->backend_modules[i], true, err, errlen) != 0)
             return -1;
     return 0;
 }

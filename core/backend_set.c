@@ -1,12 +1,13 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "backend_set.h"
 
-int backend_set_add(struct backend_set *set, const struct sandbox_backend *b,
-                    const char *origin, char *err, size_t errlen)
+int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, const char *origin,
+                    bool requested, char *err, size_t errlen)
 {
     if (b->abi != SANDBOX_BACKEND_ABI) {
         snprintf(err, errlen, "backend %s: built for backend ABI %u, this supervisor has ABI %u; rebuild the module",
@@ -42,7 +43,9 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b,
             at = i;
     }
     memmove(&set->items[at + 1], &set->items[at], (set->count - at) * sizeof set->items[0]);
+    memmove(&set->requested[at + 1], &set->requested[at], (set->count - at) * sizeof set->requested[0]);
     set->items[at] = b;
+    set->requested[at] = requested;
     set->count++;
     return 0;
 }
@@ -108,10 +111,12 @@ int backend_set_select(struct backend_set *set, const char *const *names, size_t
     size_t kept = 0;
     for (size_t i = 0; i < set->count; i++) {
         const struct sandbox_backend *b = set->items[i];
-        bool keep = !is_boundary(b) || (count ? named(b->name, names, count) : !b->on_request);
-        if (keep)
+        bool keep = !is_boundary(b) ||
+                    (count ? named(b->name, names, count) : !b->on_request || set->requested[i]);
+        if (keep) {
+            set->requested[kept] = set->requested[i];
             set->items[kept++] = b;
-        else
+        } else
             set->unselected[set->unselected_count++] = b;
     }
     set->count = kept;
@@ -133,6 +138,7 @@ static const char *offer_name(unsigned bit)
     case SANDBOX_OFFER_PRIVATE_NETWORK: return "a private network namespace";
     case SANDBOX_OFFER_LOOPBACK_GRANTS: return "loopback port grants";
     case SANDBOX_OFFER_SUPERVISED: return "a supervisor that outlives the workload";
+    case SANDBOX_OFFER_SYSCALL_FILTER: return "the workload's syscall filter";
     default: return "an unknown offer";
     }
 }

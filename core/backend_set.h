@@ -19,6 +19,9 @@
 
 struct backend_set {
     const struct sandbox_backend *items[BACKEND_SET_MAX];
+    /* Loaded because the caller named its module (--backend-module, in
+     * developer builds): selected even when `on_request`. */
+    bool requested[BACKEND_SET_MAX];
     size_t count;
     /* The boundary backends of the build that backend_set_select() left
      * out: named as the way out when the selected one cannot start here. */
@@ -29,10 +32,11 @@ struct backend_set {
 /*
  * Check `b` (ABI version, name, every hook present, unique name and order)
  * and insert it in order.  `origin` names where it came from for messages
- * (a module path, or "built-in").  Returns 0, or -1 with the reason in err.
+ * (a module path, or "built-in"); `requested`: the caller named it.
+ * Returns 0, or -1 with the reason in err.
  */
-int backend_set_add(struct backend_set *set, const struct sandbox_backend *b,
-                    const char *origin, char *err, size_t errlen);
+int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, const char *origin,
+                    bool requested, char *err, size_t errlen);
 
 /* Load the build's backends (and, in developer builds, what the options
  * name).  Returns 0, or -1 with the reason in err. */
@@ -41,7 +45,8 @@ int backends_load(struct backend_set *set, const struct cli_options *opts,
 
 /*
  * Keep the boundary backends the caller named (`names`, `count`; none: the
- * ones not `on_request`) and every companion (backend.h, "Selection").
+ * ones not `on_request`, and those whose module the caller named) and
+ * every companion (backend.h, "Selection").
  * Returns 0, or -1 with the reason in err.
  */
 int backend_set_select(struct backend_set *set, const char *const *names, size_t count, char *err,

@@ -42,7 +42,7 @@ int backends_load(struct backend_set *set, const struct cli_options *opts,
 {
     (void)opts;
     for (size_t i = 0; static_backends[i]; i++)
-        if (backend_set_add(set, static_backends[i], "built-in", err, errlen) != 0)
+        if (backend_set_add(set, static_backends[i], "built-in", false, err, errlen) != 0)
             return -1;
     return 0;
 }

@@ -17,6 +17,12 @@
  *   no_new_privs, enter the Landlock domain (with the signal and
  *   abstract-socket scopes where the kernel has them), and the seccomp
  *   filter last, whose listener goes to the broker.
+ *
+ * Layered (developer builds: another boundary in the set offers
+ * SANDBOX_OFFER_SYSCALL_FILTER, i.e. linux-ns, backend.h "Selection"): only
+ * the filesystem ruleset, built in enter() inside the other boundary's view
+ * and entered there, before its harden() closes every descriptor.  The
+ * outer boundary keeps the network, processes and syscall filter.
  */
 #include "config.h"
 
@@ -42,6 +48,7 @@
 
 struct landlock_state {
     bool sandbox;               /* false for full_access: nothing to enforce */
+    bool layered;               /* inside another boundary: the ruleset only */
     int abi;
     bool handles_net;           /* the ruleset has TCP rules (ABI >= 4, egress not open) */
     int ruleset;
@@ -61,6 +68,8 @@ static const char *unenforceable(const struct policy *p, bool egress_open, char 
     if (state.abi == 0)
         return "Landlock is not available on this kernel (it needs Linux >= 5.13 with landlock in the lsm= "
                "boot list); use the linux-ns backend";
+    if (state.layered)
+        return NULL; /* the network, signals and sockets are the outer boundary's */
     if (!egress_open && p->network.local_binding)
         return "\"localBinding\": true needs a network of the sandbox's own, which this backend cannot give "
                "(a server would listen on the host's interfaces); set it to false, or use the linux-ns backend";
@@ -84,11 +93,14 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
     if (!state.sandbox)
         return SANDBOX_OK;
     state.abi = landlock_abi();
+    state.layered = ctx->others_offer & SANDBOX_OFFER_SYSCALL_FILTER;
     bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
     char why[512], err[1024];
     const char *refusal = unenforceable(p, egress_open, why, sizeof why);
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
+    if (state.layered)
+        return SANDBOX_OK; /* the ruleset is made in enter(), inside */
     state.handles_net = !egress_open && state.abi >= 4;
     struct landlock_ruleset_attr attr = {
         .handled_access_fs = fs_rights_handled(state.abi),
@@ -148,10 +160,32 @@ static void broker_setup(pid_t supervisor)
         diag_fatal("landlock: %s", err);
 }
 
+/* Layered: the filesystem ruleset, made and entered here, in the workload
+ * process inside the outer boundary (its paths resolve through its view). */
+static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
+{
+    char err[1024];
+    struct landlock_ruleset_attr attr = {.handled_access_fs = fs_rights_handled(state.abi)};
+    if (fs_lists_build(ctx, &state.fs, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    int ruleset = landlock_create_ruleset(&attr);
+    if (ruleset < 0)
+        return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
+    int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, err, sizeof err);
+    if (rc == 0 && landlock_restrict_self(ruleset) != 0) {
+        snprintf(err, sizeof err, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
+        rc = -1;
+    }
+    close(ruleset);
+    return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "%s", err);
+}
+
 static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
         return SANDBOX_OK;
+    if (state.layered)
+        return enter_layer(ctx);
     if (grant_ports(ctx) != SANDBOX_OK)
         return SANDBOX_FAIL;
     int status[2], link[2];
@@ -198,6 +232,8 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
 static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
 {
     char err[512];
+    if (state.layered)
+        return SANDBOX_OK; /* the outer boundary's harden() did the rest */
     if (!state.sandbox)
         return fd_close_except(NULL, 0, err, sizeof err) != 0 ? sandbox_fail(ctx, "%s", err) : SANDBOX_OK;
     int keep[2] = {state.ruleset < state.link ? state.ruleset : state.link,

@@ -243,7 +243,7 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     /* With a proxy (or egress off) later enter()s run in the workload
      * process inside the new network namespace (state.netns), and the
      * supervisor waits outside for every sandboxed run. */
-    .offers = SANDBOX_OFFER_PRIVATE_NETWORK | SANDBOX_OFFER_SUPERVISED,
+    .offers = SANDBOX_OFFER_PRIVATE_NETWORK | SANDBOX_OFFER_SUPERVISED | SANDBOX_OFFER_SYSCALL_FILTER,
     .prepare = ns_prepare,
     .enter = ns_enter,
     .harden = ns_harden,

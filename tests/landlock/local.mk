@@ -7,5 +7,8 @@ tests_landlock_helpers_no_userns_SOURCES = tests/landlock/helpers/no_userns.c
 tests_landlock_helpers_no_userns_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 tests_landlock_helpers_no_userns_LDADD = $(SECCOMP_LIBS)
 BINARY_TESTS += $(LANDLOCK_TESTS)
+if DYNAMIC_BACKENDS
+BINARY_TESTS += tests/landlock/layered.sh
 endif
-EXTRA_DIST += $(LANDLOCK_TESTS) tests/landlock/lib-landlock.sh
+endif
+EXTRA_DIST += $(LANDLOCK_TESTS) tests/landlock/layered.sh tests/landlock/lib-landlock.sh tests/landlock/bench-launch
