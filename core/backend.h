@@ -167,6 +167,11 @@ struct sandbox_ctx {
      * set by the core before each hook. */
     unsigned others_offer;
 
+    /* The build's other sandbox backends as the option that selects them
+     * ("--sandbox landlock"), or "": what a boundary backend names as the
+     * way out when this host cannot build its boundary. */
+    char alternatives[128];
+
     /*
      * -1, or the caller's descriptor for event reports (--refusal-report):
      * one JSON object per line, each written whole by one write(2) of at

@@ -70,14 +70,13 @@ static sandbox_hook hook_for(const struct sandbox_backend *b, enum phase phase)
     }
 }
 
-/* A boundary that cannot be built here: "; or another sandbox backend of
- * this build: --sandbox landlock" (README: what each gives). */
+/* ctx->alternatives: "--sandbox landlock" (or "--sandbox a or --sandbox b"). */
 static void other_boundaries(const struct backend_set *set, char *out, size_t size)
 {
     size_t at = 0;
+    out[0] = '\0';
     for (size_t i = 0; i < set->unselected_count && at < size; i++) {
-        int n = snprintf(out + at, size - at, "%s--sandbox %s", at ? ", " : "; or another sandbox backend of this build: ",
-                         set->unselected[i]->name);
+        int n = snprintf(out + at, size - at, "%s--sandbox %s", at ? " or " : "", set->unselected[i]->name);
         at += n > 0 ? (size_t)n : 0;
     }
 }
@@ -97,10 +96,7 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
             supervise(&ctx->monitor);
         if (r == SANDBOX_SUPERVISE)
             diag_fatal("%s: split the process outside enter() (backend bug)", b->name);
-        char others[128] = "";
-        if (phase == PHASE_ENTER && (b->enforces & SANDBOX_ENFORCES_FILESYSTEM))
-            other_boundaries(set, others, sizeof others);
-        diag_fatal("%s: %s%s", b->name, ctx->error[0] ? ctx->error : "failed without saying why", others);
+        diag_fatal("%s: %s", b->name, ctx->error[0] ? ctx->error : "failed without saying why");
     }
 }
 
@@ -120,6 +116,7 @@ void launch(const struct policy *policy, const struct backend_set *backends,
     ctx.monitor.pid = -1;
     ctx.monitor.status_fd = -1;
     ctx.report_fd = report_fd;
+    other_boundaries(backends, ctx.alternatives, sizeof ctx.alternatives);
     walk(backends, &ctx, PHASE_PREPARE);
     walk(backends, &ctx, PHASE_ENTER);
     walk(backends, &ctx, PHASE_HARDEN);

@@ -77,6 +77,7 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     state.uid = geteuid();
     state.gid = getegid();
     state.link = -1;
+    kernel_diag_set_alternatives(ctx->alternatives);
     /* Read from the supervisor's own environment, not the workload's. */
     const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
     state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();

@@ -41,6 +41,13 @@ static int in_container(void)
     return access("/.dockerenv", F_OK) == 0 || access("/run/.containerenv", F_OK) == 0;
 }
 
+static const char *alternatives = "";
+
+void kernel_diag_set_alternatives(const char *text)
+{
+    alternatives = text ? text : "";
+}
+
 void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen)
 {
     const char *why;
@@ -64,5 +71,8 @@ void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen)
         why = "the kernel lacks user, PID or network namespace support (CONFIG_USER_NS, CONFIG_PID_NS, CONFIG_NET_NS)";
     else
         why = "the kernel refused the user namespace";
-    snprintf(buf, buflen, "%s: %s: %s", step, strerror(error), why);
+    /* The host, not the policy, is what refuses here: where the build has a
+     * sandbox backend that needs no namespace, it is the other way out. */
+    snprintf(buf, buflen, "%s: %s: %s%s%s", step, strerror(error), why,
+             *alternatives ? "; or, without namespaces: " : "", alternatives);
 }

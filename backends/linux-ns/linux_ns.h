@@ -97,7 +97,10 @@ int netns_send(int sock, int nsfd, char *err, size_t errlen);
 int netns_receive_join(int sock, bool join, char *err, size_t errlen);
 
 /* kernel_diag.c: a one-line explanation of why creating or using the user
- * namespace failed with `error`, including the fix. */
+ * namespace failed with `error`, including the fix, and the build's other
+ * sandbox backends as the other way out (ctx->alternatives, given once to
+ * kernel_diag_set_alternatives() in prepare()). */
+void kernel_diag_set_alternatives(const char *text);
 void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen);
 
 #endif

@@ -160,7 +160,9 @@ int userns_init_session(char *err, size_t errlen)
         return -1;
     }
     if (sethostname(SANDBOX_HOSTNAME, sizeof SANDBOX_HOSTNAME - 1) != 0) {
-        snprintf(err, errlen, "cannot set the sandbox's hostname in its UTS namespace: %s", strerror(errno));
+        /* EPERM here is a container's seccomp profile (Docker's and
+         * podman's allow sethostname only with CAP_SYS_ADMIN outside). */
+        kernel_diag_userns("cannot set the sandbox's hostname in its UTS namespace", errno, err, errlen);
         return -1;
     }
     return 0;
