@@ -91,7 +91,8 @@ enum sandbox_enforcement {
 
 /* What a backend guarantees the others (`offers`, `needs`, see above). */
 enum sandbox_offer {
-    /* enter() of every backend after it runs in the process that becomes
+    /* Whenever the policy's egress is not open (egress off, or a proxy),
+     * enter() of every backend after it runs in the process that becomes
      * the workload, inside a network namespace of the sandbox's own with
      * nothing but loopback (linux-ns). */
     SANDBOX_OFFER_PRIVATE_NETWORK = 1u << 0,

@@ -243,15 +243,10 @@ static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
     if (landlock_restrict_self(state.ruleset) != 0)
         return sandbox_fail(ctx, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
     close(state.ruleset);
-    int listener = -1;
-    if (seccomp_filter_install(&state.shape, &listener, err, sizeof err) != 0 ||
-        /* The broker answers connect() from now on; the workload must not
-         * hold the listener (it could answer its own calls). */
-        fd_pass_send(state.link, 's', listener, err, sizeof err) != 0)
-        return sandbox_fail(ctx, "%s", err);
-    close(listener);
-    close(state.link);
+    int link = state.link;
     state.link = -1;
+    if (seccomp_filter_install_brokered(&state.shape, link, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 

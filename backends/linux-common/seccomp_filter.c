@@ -40,3 +40,17 @@ int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, cha
     *listener = (int)fd;
     return 0;
 }
+
+int seccomp_filter_install_brokered(const struct seccomp_shape *shape, int link, char *err, size_t errlen)
+{
+    int listener = -1;
+    int rc = seccomp_filter_install(shape, &listener, err, errlen);
+    /* The broker answers connect() from now on; the workload must not hold
+     * the listener (it could answer its own calls). */
+    if (rc == 0)
+        rc = fd_pass_send(link, 's', listener, err, errlen);
+    if (listener >= 0)
+        close(listener);
+    close(link);
+    return rc;
+}

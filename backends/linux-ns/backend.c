@@ -220,19 +220,15 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "%s", err);
     if (!state.sandbox)
         return SANDBOX_OK;
-    int listener = -1;
     /* The network is the namespace's own, or the host's granted whole. */
     struct seccomp_shape shape = {.local_binding = ctx->policy->network.local_binding, .net = SECCOMP_NET_OWN};
-    if (caps_drop_all(err, sizeof err) != 0 ||
-        landlock_scope_ipc(err, sizeof err) != 0 ||
-        seccomp_filter_install(&shape, &listener, err, sizeof err) != 0 ||
-        /* The init answers connect() from now on; the workload must not
-         * hold the listener (it could answer its own calls). */
-        fd_pass_send(state.link, 's', listener, err, sizeof err) != 0)
-        return sandbox_fail(ctx, "%s", err);
-    close(listener);
-    close(state.link);
+    /* Its listener goes to the init, which answers connect() from now on;
+     * the link is closed with it. */
+    int link = state.link;
     state.link = -1;
+    if (caps_drop_all(err, sizeof err) != 0 || landlock_scope_ipc(err, sizeof err) != 0 ||
+        seccomp_filter_install_brokered(&shape, link, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 

@@ -11,4 +11,5 @@ if DYNAMIC_BACKENDS
 BINARY_TESTS += tests/landlock/layered.sh
 endif
 endif
-EXTRA_DIST += $(LANDLOCK_TESTS) tests/landlock/layered.sh tests/landlock/lib-landlock.sh tests/landlock/bench-launch
+EXTRA_DIST += $(LANDLOCK_TESTS) tests/landlock/layered.sh tests/landlock/lib-landlock.sh tests/landlock/bench-launch \
+	tests/landlock/container-check
