@@ -57,45 +57,6 @@ uint64_t fs_rights_handled(int abi)
     return r;
 }
 
-/* ---- the lists ---------------------------------------------------------- */
-
-/* Copy the items of `from` to list[*n...]. */
-static void append_all(const char **list, size_t *n, const struct string_list *from)
-{
-    for (size_t i = 0; i < from->count; i++)
-        list[(*n)++] = from->items[i];
-}
-
-int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen)
-{
-    const struct policy *p = ctx->policy;
-    const struct string_list *dw = &p->denied_write_paths, *dr = &p->denied_read_paths;
-    out->writable = calloc(p->allowed_write_paths.count + 2, sizeof *out->writable);
-    out->no_write = calloc(dw->count + dr->count + 1, sizeof *out->no_write);
-    out->no_read = calloc(dr->count + 1, sizeof *out->no_read);
-    if (!out->writable || !out->no_write || !out->no_read) {
-        fs_lists_free(out);
-        snprintf(err, errlen, "out of memory building the path lists");
-        return -1;
-    }
-    size_t w = 0, nw = 0, nr = 0; /* each list stays NULL-terminated (calloc) */
-    append_all(out->writable, &w, &p->allowed_write_paths);
-    if (policy_mode_writes_cwd(p->mode))
-        out->writable[w++] = ctx->cwd;
-    append_all(out->no_write, &nw, dw);
-    append_all(out->no_write, &nw, dr);
-    append_all(out->no_read, &nr, dr);
-    return 0;
-}
-
-void fs_lists_free(struct fs_lists *l)
-{
-    free(l->writable);
-    free(l->no_write);
-    free(l->no_read);
-    memset(l, 0, sizeof *l);
-}
-
 /* ---- the walk ------------------------------------------------------------ */
 
 struct walk {
@@ -196,17 +157,20 @@ static int grant_entries(struct walk *w, int fd, const char *path, const char **
  * of excl[0..n), which are all at or beneath `path`, sorted. */
 static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(excl[i], path) == 0)
-            return 0; /* denied itself */
     struct stat st;
     if (fstat(fd, &st) != 0) {
         snprintf(w->err, w->errlen, "cannot stat %s: %s", path, strerror(errno));
         return -1;
     }
+    bool denied_itself = false;
+    for (size_t i = 0; i < n && !denied_itself; i++)
+        denied_itself = strcmp(excl[i], path) == 0;
+    if (denied_itself && !S_ISLNK(st.st_mode))
+        return 0;
     if (S_ISLNK(st.st_mode)) {
         if (n == 0)
             return 0; /* what it points to is governed by its own path */
+        /* fs_lists_check() refused this; the host changed it since. */
         snprintf(w->err, w->errlen, "%s is a symbolic link on the way to the %s-denied path %s, which the "
                  "exclusion cannot follow; name the path without the link", path, w->what, excl[0]);
         return -1;
@@ -217,55 +181,6 @@ static int grant(struct walk *w, int fd, const char *path, const char **excl, si
 }
 
 /* ---- the policy --------------------------------------------------------- */
-
-/* Open `path` (absolute) as O_PATH without following any symbolic link. */
-static int open_no_symlinks(const char *path, const char *field, char *err, size_t errlen)
-{
-    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    char part[256];
-    const char *at = path + 1;
-    while (fd >= 0 && *at) {
-        size_t len = strcspn(at, "/");
-        if (len >= sizeof part) {
-            close(fd);
-            snprintf(err, errlen, "%s %s: a component is longer than 255 bytes", field, path);
-            return -1;
-        }
-        memcpy(part, at, len);
-        part[len] = '\0';
-        int next = openat(fd, part, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-        struct stat st;
-        int e = errno;
-        if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
-            close(next);
-            next = -1;
-            e = ELOOP;
-        }
-        close(fd);
-        fd = next;
-        errno = e;
-        at += len + (at[len] == '/');
-    }
-    if (fd < 0)
-        snprintf(err, errlen, "%s %s: %s", field, path,
-                 errno == ELOOP ? "reached through a symbolic link; name the real path" : strerror(errno));
-    return fd;
-}
-
-/* A denied file with other names: the others would stay reachable. */
-static int refuse_hard_links(const char *const *paths, const char *field, char *err, size_t errlen)
-{
-    for (size_t i = 0; paths[i]; i++) {
-        struct stat st;
-        if (lstat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode) && st.st_nlink > 1) {
-            snprintf(err, errlen, "%s %s has %lu hard links: its other names would stay reachable; "
-                     "deny the directory that holds them, or remove the extra links", field, paths[i],
-                     (unsigned long)st.st_nlink);
-            return -1;
-        }
-    }
-    return 0;
-}
 
 static int by_name(const void *a, const void *b)
 {
@@ -310,11 +225,19 @@ static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen
     return 0;
 }
 
+/* Some entry of `list` is `path` or above it: a denial that covers it. */
+static bool covered_by(const char *path, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (path_at_or_beneath(path, list[i]))
+            return true;
+    return false;
+}
+
 int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen)
 {
     uint64_t handled = fs_rights_handled(abi);
-    if (refuse_hard_links(l->no_read, "deniedReadPaths:", err, errlen) != 0 ||
-        refuse_hard_links(l->no_write, "deniedWritePaths:", err, errlen) != 0)
+    if (fs_lists_check(l, err, errlen) != 0)
         return -1;
     size_t most = count(l->no_write) > count(l->no_read) ? count(l->no_write) : count(l->no_read);
     const char **excl = malloc((most + 1) * sizeof *excl);
@@ -323,16 +246,22 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
         return -1;
     }
     struct walk reads = {ruleset, handled & READ_CLASS, "read", err, errlen};
-    int root = open_no_symlinks("/", "/", err, errlen);
+    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     int rc = root < 0 ? -1 : grant(&reads, root, "/", excl, beneath_of("/", l->no_read, excl));
     if (root >= 0)
         close(root);
     struct walk writes = {ruleset, handled & ~(uint64_t)READ_CLASS, "write", err, errlen};
     for (size_t i = 0; rc == 0 && l->writable[i]; i++) {
-        int fd = open_no_symlinks(l->writable[i], "writable root", err, errlen);
-        rc = fd < 0 ? -1 : grant(&writes, fd, l->writable[i], excl, beneath_of(l->writable[i], l->no_write, excl));
-        if (fd >= 0)
-            close(fd);
+        if (covered_by(l->writable[i], l->no_write))
+            continue; /* denials win over grants */
+        int fd = fs_open_no_symlinks(l->writable[i]);
+        if (fd < 0) {
+            snprintf(err, errlen, "writable root %s: %s", l->writable[i], strerror(errno));
+            rc = -1;
+            break;
+        }
+        rc = grant(&writes, fd, l->writable[i], excl, beneath_of(l->writable[i], l->no_write, excl));
+        close(fd);
     }
     free(excl);
     return rc == 0 ? grant_devices(ruleset, handled, err, errlen) : -1;

@@ -4,6 +4,7 @@
  * descriptor in backend.c.
  *
  *   backend.c        the descriptor and the order of the steps
+ *   fs_lists.c       the paths of the filesystem policy, merged and checked
  *   fs_ruleset.c     the filesystem policy as one Landlock ruleset
  *   socket_rules.c   what the connect() broker lets through
  * The broker, capabilities, descriptors and the seccomp programs are
@@ -22,22 +23,38 @@
 #include "backend.h"
 #include "linux_common.h"
 
-/* The paths the policy's filesystem rules are made of, merged. */
+/* The paths the policy's filesystem rules are made of (each list
+ * NULL-terminated). */
 struct fs_lists {
-    const char **writable;   /* writable roots (the workspace included), NULL-terminated */
-    const char **no_write;   /* write-denied and read-denied paths */
-    const char **no_read;    /* read-denied paths */
+    const char **writable;      /* writable roots, the workspace included */
+    const char *workspace;      /* the one that is the working directory, or NULL */
+    const char **write_denied;  /* deniedWritePaths */
+    const char **no_read;       /* deniedReadPaths */
+    /* Where no write is granted: deniedWritePaths, deniedReadPaths, and the
+     * kernel-interface and device mounts at or beneath a writable root. */
+    const char **no_write;
+    char **mounts;              /* those mount points (owned) */
+    size_t mount_count;
 };
+
+/* fs_lists.c */
+/* The lists for this policy, working directory and mount table
+ * (malloc'd; free with fs_lists_free). */
+int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen);
+void fs_lists_free(struct fs_lists *l);
+/* Refuse, as linux-ns does, a writable root or write-denied path that does
+ * not exist, any policy path through a symbolic link, a denied file with
+ * other hard links. */
+int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen);
+/* `path` (absolute) as O_PATH, no symbolic link followed; -1 with errno
+ * (ELOOP for a link). */
+int fs_open_no_symlinks(const char *path);
 
 /* fs_ruleset.c */
 /* `path` is `root` or beneath it (both absolute, normalised). */
 bool path_at_or_beneath(const char *path, const char *root);
 /* The file-system rights this ABI can handle, all of them. */
 uint64_t fs_rights_handled(int abi);
-/* The lists for this policy and working directory (malloc'd; free with
- * fs_lists_free). */
-int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen);
-void fs_lists_free(struct fs_lists *l);
 /* Add the policy's rules to `ruleset`: reads beneath / but no_read,
  * writes beneath each writable root but no_write, the harmless devices
  * writable. */

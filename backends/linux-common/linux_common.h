@@ -14,6 +14,7 @@
  *   broker_init.c    that process's life: reap, serve, report the status
  *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
+ *   mountinfo.c      the mount table; which filesystems are kernel interfaces
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.
@@ -116,6 +117,20 @@ int landlock_abi(void);
 /* Signals and abstract Unix sockets scoped to the caller's Landlock
  * domain (ABI >= 6, Linux >= 6.12); nothing on older kernels. */
 int landlock_scope_ipc(char *err, size_t errlen);
+
+/* mountinfo.c */
+/* A mount as /proc/self/mountinfo lists it. */
+struct mount_info {
+    const char *point;   /* the mount point, unescaped */
+    const char *fstype;
+    bool writable;       /* the mount's own flags are not "ro" */
+};
+/* fn for every mount listed now; stops at (and returns) fn's first
+ * non-zero.  -1 with err set when the table cannot be read. */
+int mountinfo_each(int (*fn)(const struct mount_info *m, void *arg), void *arg, char *err, size_t errlen);
+/* procfs, sysfs, cgroupfs, debugfs, ...: the kernel's own interfaces,
+ * whose writes the kernel grants by uid alone. */
+bool mount_is_kernel_interface(const char *fstype);
 
 /* keyring.c: the caller's session keys (Kerberos tickets, ecryptfs, ...)
  * are no longer possessed: a fresh anonymous session keyring. */

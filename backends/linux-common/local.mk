@@ -9,7 +9,7 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/seccomp_programs.h backends/linux-common/seccomp_filter.c \
 	backends/linux-common/connect_broker.c backends/linux-common/broker_init.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
-	backends/linux-common/keyring.c
+	backends/linux-common/keyring.c backends/linux-common/mountinfo.c
 # Written at build time by the seccomp tool below.
 LINUX_COMMON_GENERATED = backends/linux-common/seccomp_programs.c
 # The generated source lives in the build tree; its header in the source tree.

@@ -121,19 +121,6 @@ int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy
     return rc;
 }
 
-/* Filesystems that are kernel interfaces, not storage. */
-static bool kernel_interface(const char *fstype)
-{
-    static const char *const types[] = {
-        "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "bpf", "configfs",
-        "efivarfs", "pstore", "binfmt_misc", "fusectl", "mqueue",
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(fstype, types[i]) == 0)
-            return true;
-    return false;
-}
-
 static bool ours(const char *mp)
 {
     /* The private /proc and /dev (and whatever host mount they hide) are
@@ -150,7 +137,7 @@ static bool ours(const char *mp)
 static bool writable_kernel_fs(const struct mount_info *m, const void *unused)
 {
     (void)unused;
-    return m->writable && kernel_interface(m->fstype) && !ours(m->point);
+    return m->writable && mount_is_kernel_interface(m->fstype) && !ours(m->point);
 }
 
 static int make_read_only(const struct sp_node *node, const struct mount_info *m, const void *legacy,

@@ -143,41 +143,34 @@ static int remount_fd(int fd, bool readonly)
     return mount(NULL, fd_path(fd).s, NULL, flags, NULL);
 }
 
-/* Decode mountinfo's octal escapes (\040 for a space, ...) in place. */
-static void unescape(char *s)
-{
-    char *w = s;
-    for (char *r = s; *r; ) {
-        if (r[0] == '\\' && r[1] >= '0' && r[1] <= '7' && r[2] && r[3]) {
-            *w++ = (char)strtol((char[]){r[1], r[2], r[3], 0}, NULL, 8);
-            r += 4;
-        } else {
-            *w++ = *r++;
-        }
-    }
-    *w = '\0';
-}
+struct each_call {
+    bool (*want)(const struct mount_info *m, const void *arg);
+    int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg, char *err, size_t errlen);
+    const void *arg;
+    int root_fd;
+    char *err;
+    size_t errlen;
+};
 
-/* One line of /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT POINT OPTS
- * [OPTIONAL...] - FSTYPE SOURCE SUPER".  False for a line that does not
- * parse. */
-static bool parse_mount_info(char *line, struct mount_info *m)
+static int each_one(const struct mount_info *m, void *call_arg)
 {
-    line[strcspn(line, "\n")] = '\0';
-    char *save = NULL, *tok = strtok_r(line, " ", &save);
-    for (int i = 0; tok && i < 4; i++)
-        tok = strtok_r(NULL, " ", &save);
-    char *point = tok, *opts = strtok_r(NULL, " ", &save);
-    while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-") != 0)
-        ; /* optional fields */
-    char *fstype = strtok_r(NULL, " ", &save);
-    if (!point || !opts || !fstype)
-        return false;
-    unescape(point);
-    m->point = point;
-    m->fstype = fstype;
-    m->writable = strncmp(opts, "ro", 2) != 0 || (opts[2] != ',' && opts[2] != '\0');
-    return true;
+    struct each_call *c = call_arg;
+    if (!c->want(m, c->arg))
+        return 0;
+    /* Resolved without following symlinks: mountinfo paths are canonical,
+     * and a link swapped in meanwhile must not redirect the change (ELOOP
+     * fails closed). */
+    struct sp_node node;
+    int e = safe_path_open(c->root_fd, m->point[1] ? m->point + 1 : ".", &node);
+    if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
+        return 0;
+    if (e != 0) {
+        snprintf(c->err, c->errlen, "%s (%s): cannot open the mount point: %s", m->point, m->fstype, strerror(-e));
+        return -1;
+    }
+    int rc = c->act(&node, m, c->arg, c->err, c->errlen);
+    safe_path_close(&node);
+    return rc;
 }
 
 int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
@@ -185,42 +178,13 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
                         char *err, size_t errlen),
              const void *arg, char *err, size_t errlen)
 {
-    int root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd < 0) {
+    struct each_call c = {want, act, arg, open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), err, errlen};
+    if (c.root_fd < 0) {
         snprintf(err, errlen, "cannot open /: %s", strerror(errno));
         return -1;
     }
-    FILE *f = fopen("/proc/self/mountinfo", "re");
-    if (!f) {
-        snprintf(err, errlen, "cannot read /proc/self/mountinfo: %s", strerror(errno));
-        close(root_fd);
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, f) > 0) {
-        struct mount_info m;
-        if (!parse_mount_info(line, &m) || !want(&m, arg))
-            continue;
-        /* Resolved without following symlinks: mountinfo paths are
-         * canonical, and a link swapped in meanwhile must not redirect the
-         * change (ELOOP fails closed). */
-        struct sp_node node;
-        int e = safe_path_open(root_fd, m.point[1] ? m.point + 1 : ".", &node);
-        if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
-            continue;
-        if (e != 0) {
-            snprintf(err, errlen, "%s (%s): cannot open the mount point: %s", m.point, m.fstype, strerror(-e));
-            rc = -1;
-            break;
-        }
-        rc = act(&node, &m, arg, err, errlen);
-        safe_path_close(&node);
-    }
-    free(line);
-    fclose(f);
-    close(root_fd);
+    int rc = mountinfo_each(each_one, &c, err, errlen);
+    close(c.root_fd);
     return rc;
 }
 

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "linux_common.h"
+
 /* A resolved path: the O_PATH descriptor of the object, and of its parent
  * directory plus the last component, so that the legacy path can look the
  * object up again (crossing the mount just made) without re-walking the
@@ -73,13 +75,6 @@ int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
 
 /* Make the one mount whose root `fd` is read-only (not its submounts). */
 int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t errlen);
-
-/* A mount as /proc/self/mountinfo lists it. */
-struct mount_info {
-    const char *point;   /* the mount point, unescaped */
-    const char *fstype;
-    bool writable;       /* the mount's own flags are not "ro" */
-};
 
 /* For every mount listed now that `want` accepts, resolve its mount point
  * without following symlinks (one that cannot be reached by name — hidden

@@ -77,6 +77,38 @@ ll_run "$(policy workspace_write false false "\"deniedReadPaths\":[\"$HOSTDIR/ho
 expect_rc 125 "a denied file with another hard link is refused"
 expect_err 'hard links' "the refusal says why"
 
+ln -s "$HOSTDIR/host-file" "$WS/src/link-to-host"
+ll_run "$(policy workspace_write false false "\"deniedReadPaths\":[\"$WS/src/link-to-host\"]")" -- /bin/true
+expect_rc 125 "a denied path that is itself a symlink is refused (its target would stay readable)"
+expect_err 'symbolic link' "the refusal says so"
+rm -f "$WS/src/link-to-host"
+ll_run "$(policy workspace_write false false "\"deniedWritePaths\":[\"$WS/src/not-there\"]")" -- /bin/true
+expect_rc 125 "a write-denied path that does not exist is refused, as with linux-ns"
+expect_err "deniedWritePaths: $WS/src/not-there: does not exist" "the refusal names the field and the path"
+mkdir -p "$WS/locked/inner"
+chmod -R a+rwX "$WS/locked"
+ll_run "$(policy read_only false false "\"allowedWritePaths\":[\"$WS/locked/inner\"],\"deniedWritePaths\":[\"$WS/locked\"]")" -- \
+    /bin/sh -c "echo x >'$WS/locked/inner/f'"
+expect_absent "$WS/locked/inner/f" "a writable root beneath a write-denied path: the denial wins"
+
+# Kernel interfaces beneath a writable root stay unwritable: a root caller
+# could otherwise rewrite core_pattern (written here with its own value).
+if [ "$(id -u)" = 0 ] && [ "$LL_HOST" = blocked ]; then
+    mkdir -p "$WS/chroot/proc"
+    mount -t proc proc "$WS/chroot/proc"
+    cur=$(cat /proc/sys/kernel/core_pattern)
+    ll_run "$(policy workspace_write false false)" -- /bin/sh -c \
+        "printf '%s\n' '$cur' >'$WS/chroot/proc/sys/kernel/core_pattern' && echo WROTE"
+    expect_out_lacks WROTE "a procfs mounted in the workspace: core_pattern not writable"
+    cd / && ll_run "$(policy workspace_write false false)" -- /bin/sh -c \
+        "printf '%s\n' '$cur' >/proc/sys/kernel/core_pattern && echo WROTE; echo ran"
+    cd "$WS" || exit 2
+    expect_out '^ran$' "with / as the workspace: the workload ran"
+    expect_out_lacks WROTE "with / as the workspace: /proc/sys not writable"
+    [ "$(cat /proc/sys/kernel/core_pattern)" = "$cur" ] && ok "core_pattern unchanged on the host" || fail "core_pattern changed"
+    umount "$WS/chroot/proc"
+fi
+
 # Devices a program writes to; read_only mode writes nowhere else.
 ll_run "$(policy read_only false false)" -- /bin/sh -c 'echo x >/dev/null && echo devnull-ok; (echo y >./ro) 2>/dev/null; echo ws=$?'
 expect_out '^devnull-ok$' "/dev/null takes writes"

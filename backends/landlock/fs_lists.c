@@ -1,0 +1,206 @@
+/*
+ * fs_lists.c — the paths the filesystem ruleset is made of (fs_ruleset.c),
+ * merged from the policy and the mount table, and checked before any rule
+ * is made.
+ *
+ * Writes are excluded, beyond the policy's denials, from every mount of a
+ * kernel interface (procfs, sysfs, cgroupfs, ...) and of the device
+ * filesystems (devtmpfs, devpts) at or beneath a writable root: the kernel
+ * grants their writes by uid alone, so with "/" granted (or a chroot with
+ * its own /proc in the workspace) a root caller's workload could write
+ * /proc/sys/kernel/core_pattern and run code as full root on the host, or
+ * a raw disk.  linux-ns makes the same mounts read-only.  A mount made
+ * there after the launch is not excluded.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "landlock.h"
+
+/* Copy the items of `from` to list[*n...]. */
+static void append_all(const char **list, size_t *n, const struct string_list *from)
+{
+    for (size_t i = 0; i < from->count; i++)
+        list[(*n)++] = from->items[i];
+}
+
+static bool excluded_fs(const char *fstype)
+{
+    return mount_is_kernel_interface(fstype) || strcmp(fstype, "devtmpfs") == 0 || strcmp(fstype, "devpts") == 0;
+}
+
+struct mounts {
+    const struct fs_lists *l;
+    char **found;
+    size_t count, cap;
+};
+
+/* A kernel-interface or device mount at or beneath a writable root. */
+static int collect_mount(const struct mount_info *m, void *arg)
+{
+    struct mounts *ms = arg;
+    bool beneath = false;
+    for (size_t i = 0; ms->l->writable[i] && !beneath; i++)
+        beneath = path_at_or_beneath(m->point, ms->l->writable[i]);
+    if (!beneath || !excluded_fs(m->fstype))
+        return 0;
+    if (ms->count == ms->cap) {
+        size_t cap = ms->cap ? ms->cap * 2 : 16;
+        char **grown = realloc(ms->found, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        ms->found = grown;
+        ms->cap = cap;
+    }
+    if (!(ms->found[ms->count] = strdup(m->point)))
+        return -1;
+    ms->count++;
+    return 0;
+}
+
+int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen)
+{
+    const struct policy *p = ctx->policy;
+    const struct string_list *dw = &p->denied_write_paths, *dr = &p->denied_read_paths;
+    memset(out, 0, sizeof *out);
+    err[0] = '\0';
+    out->writable = calloc(p->allowed_write_paths.count + 2, sizeof *out->writable);
+    out->write_denied = calloc(dw->count + 1, sizeof *out->write_denied);
+    out->no_read = calloc(dr->count + 1, sizeof *out->no_read);
+    if (!out->writable || !out->write_denied || !out->no_read)
+        goto oom;
+    size_t w = 0, nd = 0, nr = 0; /* each list stays NULL-terminated (calloc) */
+    append_all(out->writable, &w, &p->allowed_write_paths);
+    if (policy_mode_writes_cwd(p->mode))
+        out->writable[w++] = out->workspace = ctx->cwd;
+    append_all(out->write_denied, &nd, dw);
+    append_all(out->no_read, &nr, dr);
+    struct mounts ms = {.l = out};
+    if (mountinfo_each(collect_mount, &ms, err, errlen) != 0) {
+        for (size_t i = 0; i < ms.count; i++)
+            free(ms.found[i]);
+        free(ms.found);
+        fs_lists_free(out);
+        if (!err[0])
+            snprintf(err, errlen, "out of memory reading the mount table");
+        return -1;
+    }
+    out->mounts = ms.found;
+    out->mount_count = ms.count;
+    if (!(out->no_write = calloc(dw->count + dr->count + ms.count + 1, sizeof *out->no_write)))
+        goto oom;
+    size_t nw = 0;
+    append_all(out->no_write, &nw, dw);
+    append_all(out->no_write, &nw, dr);
+    for (size_t i = 0; i < ms.count; i++)
+        out->no_write[nw++] = ms.found[i];
+    return 0;
+oom:
+    fs_lists_free(out);
+    snprintf(err, errlen, "out of memory building the path lists");
+    return -1;
+}
+
+void fs_lists_free(struct fs_lists *l)
+{
+    for (size_t i = 0; i < l->mount_count; i++)
+        free(l->mounts[i]);
+    free(l->mounts);
+    free(l->writable);
+    free(l->write_denied);
+    free(l->no_write);
+    free(l->no_read);
+    memset(l, 0, sizeof *l);
+}
+
+/* Open `path` (absolute) as O_PATH without following any symbolic link:
+ * the descriptor, or -1 with errno (ELOOP: a component is a link). */
+int fs_open_no_symlinks(const char *path)
+{
+    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    char part[256];
+    for (const char *at = path + 1; fd >= 0 && *at;) {
+        size_t len = strcspn(at, "/");
+        if (len >= sizeof part) {
+            close(fd);
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(part, at, len);
+        part[len] = '\0';
+        int next = openat(fd, part, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        struct stat st;
+        if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+            close(next);
+            next = -1;
+            e = ELOOP;
+        }
+        close(fd);
+        fd = next;
+        errno = e;
+        at += len + (at[len] == '/');
+    }
+    return fd;
+}
+
+/* The message for `path` of `field` that cannot be used, as linux-ns
+ * words it. */
+static int refuse(const char *field, const char *path, int error, char *err, size_t errlen)
+{
+    const char *why = error == ELOOP
+        ? "a component is a symbolic link (refused: the rule would follow it away from the path); name the real path"
+        : error == ENOENT ? "does not exist (writable roots and write-denied paths must exist)"
+        : strerror(error);
+    snprintf(err, errlen, "%s: %s: %s", field, path, why);
+    return -1;
+}
+
+/* Each path of `list` resolves without a symbolic link, exists (unless
+ * `may_be_missing`), and is no file with other hard links (its other names
+ * would stay reachable). */
+static int check_list(const char *const *list, const char *field, bool may_be_missing, char *err, size_t errlen)
+{
+    for (size_t i = 0; list[i]; i++) {
+        int fd = fs_open_no_symlinks(list[i]);
+        if (fd < 0) {
+            if (errno == ENOENT && may_be_missing)
+                continue; /* not granted: stays denied if it is made later */
+            return refuse(field, list[i], errno, err, errlen);
+        }
+        struct stat st;
+        int rc = fstat(fd, &st) == 0 ? 0 : refuse(field, list[i], errno, err, errlen);
+        close(fd);
+        if (rc == 0 && !S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+            snprintf(err, errlen, "%s: %s has %lu hard links: its other names would stay reachable; deny the "
+                     "directory that holds them, or remove the extra links", field, list[i],
+                     (unsigned long)st.st_nlink);
+            return -1;
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen)
+{
+    for (size_t i = 0; l->writable[i]; i++) {
+        int fd = fs_open_no_symlinks(l->writable[i]);
+        if (fd < 0)
+            return refuse(l->writable[i] == l->workspace ? "working directory (the workspace write root)"
+                                                          : "allowedWritePaths",
+                          l->writable[i], errno, err, errlen);
+        close(fd);
+    }
+    return check_list(l->no_read, "deniedReadPaths", true, err, errlen) != 0 ||
+                   check_list(l->write_denied, "deniedWritePaths", false, err, errlen) != 0
+               ? -1 : 0;
+}
