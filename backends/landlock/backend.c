@@ -117,6 +117,7 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         .local_binding = p->network.local_binding,
         .net = egress_open ? SECCOMP_NET_OWN : p->network.has_outgoing_proxy ? SECCOMP_NET_TCP_ONLY : SECCOMP_NET_NONE,
         .refuse_path_truncate = state.abi < 3,
+        .broker_metadata = true, /* Landlock does not mediate chmod, chown, utimes, xattrs */
     };
     state.sockets = (struct socket_policy){.fs = &state.fs, .egress_open = egress_open};
     return SANDBOX_OK;
@@ -149,15 +150,17 @@ static void tie_to_parent(pid_t parent, const char *who)
 
 /* The broker process, before the workload exists: out of the caller's
  * session and terminal, not dumpable (the workload must not ptrace it), the
- * subreaper of all the workload starts, without the caller's keys. */
+ * subreaper of all the workload starts, without the caller's keys, and
+ * without a capability: what it does for the workload (connect, chmod,
+ * chown, ...) the kernel then judges as it would the workload's own call. */
 static void broker_setup(pid_t supervisor)
 {
     char err[512];
     tie_to_parent(supervisor, "broker process");
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
         diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s", strerror(errno));
-    if (keyring_join_fresh_session(err, sizeof err) != 0)
-        diag_fatal("landlock: %s", err);
+    if (keyring_join_fresh_session(err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
+        diag_fatal("landlock: the broker process: %s", err);
 }
 
 /* Layered: the filesystem ruleset, made and entered here, in the workload

@@ -12,7 +12,10 @@
  *    from linking a host socket into a writable root);
  *  - no abstract address: they are the host's (X11, D-Bus, ...);
  *  - TCP only to 127.0.0.1 at a port granted by the proxy; anything when
- *    egress is open (the seccomp filter then allows every family).
+ *    egress is open (the seccomp filter then allows every family);
+ *  - a file's mode, owner, times or attributes only beneath a writable root
+ *    and no denied path: what Landlock would have let the workload write
+ *    (it does not mediate those calls itself).
  */
 #include "config.h"
 
@@ -34,11 +37,10 @@ static bool in_any(const char *path, const char *const *list)
     return false;
 }
 
-static int unix_path_ok(int fd, const struct stat *st, const void *arg)
+/* The inode `fd` names lies beneath a writable root and no denied path, by
+ * the kernel's name of it (its other names, if any, are not looked at). */
+static int beneath_writable_root(int fd, const struct socket_policy *sp)
 {
-    const struct socket_policy *sp = arg;
-    if (st->st_nlink != 1)
-        return -EACCES;
     char link[40], path[4096];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, path, sizeof path - 1);
@@ -49,8 +51,22 @@ static int unix_path_ok(int fd, const struct stat *st, const void *arg)
     if (path[0] != '/' || strstr(path, " (deleted)"))
         return -EACCES;
     if (!in_any(path, sp->fs->writable) || in_any(path, sp->fs->no_write))
-        return -EACCES; /* a host socket */
+        return -EACCES; /* a host file */
     return 0;
+}
+
+static int unix_path_ok(int fd, const struct stat *st, const void *arg)
+{
+    /* A socket with another name could be a host socket linked in. */
+    return st->st_nlink != 1 ? -EACCES : beneath_writable_root(fd, arg);
+}
+
+/* chmod, chown, utimes, xattrs (meta_broker.c): what Landlock would let
+ * the workload write. */
+static int path_writable(int fd, const struct stat *st, const void *arg)
+{
+    (void)st;
+    return beneath_writable_root(fd, arg);
 }
 
 static bool granted_port(const struct socket_policy *sp, unsigned short port)
@@ -79,6 +95,7 @@ void socket_rules_init(struct connect_rules *rules, const struct socket_policy *
         .abstract_ok = false,
         .unix_path_ok = unix_path_ok,
         .inet_ok = inet_ok,
+        .path_writable = path_writable,
         .arg = sp,
     };
 }

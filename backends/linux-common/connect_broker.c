@@ -65,26 +65,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "broker_peek.h"
 #include "linux_common.h"
+#include "meta_broker.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
 #define HAS_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1ULL
-#define HAS_RESOLVE_NO_MAGICLINKS 0x02
-
-struct has_open_how {
-    unsigned long long flags, mode, resolve;
-};
 
 /* A connect() the broker finishes later (a blocking socket's). */
 struct pending {
@@ -102,65 +90,6 @@ struct connect_broker {
     size_t count;
     struct pending pending[CONNECT_BROKER_MAX_PENDING];
 };
-
-/* A pidfd for thread `tid`'s process (pidfd_open takes only a thread-group
- * leader: EINVAL, or ENOENT since Linux 6.9; descriptors are per process). */
-static int pidfd_of(pid_t tid)
-{
-    int fd = (int)syscall(SYS_pidfd_open, tid, 0);
-    if (fd >= 0 || errno == ESRCH)
-        return fd;
-    char path[48], line[128];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
-    FILE *f = fopen(path, "re");
-    int tgid = -1;
-    while (f && tgid < 0 && fgets(line, sizeof line, f))
-        if (sscanf(line, "Tgid: %d", &tgid) != 1)
-            tgid = -1;
-    if (f)
-        fclose(f);
-    return tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
-}
-
-/* The workload's descriptor args[0] (0 or -errno). */
-static int fetch_socket(int listener, const struct seccomp_notif *req, int *sock)
-{
-    int pidfd = pidfd_of((pid_t)req->pid);
-    if (pidfd < 0)
-        return -ESRCH;
-    /* The thread may have died and its id been reused since the call. */
-    __u64 id = req->id;
-    int fd = -1, e = ESRCH;
-    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0) {
-        fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)req->data.args[0], 0);
-        e = errno;
-    }
-    close(pidfd);
-    if (fd < 0)
-        return -e;
-    *sock = fd;
-    return 0;
-}
-
-/* Resolve a socket path as the calling thread would: relative to its
- * working directory, following ordinary symlinks but no magic link.  An
- * O_PATH descriptor, or -errno. */
-static int resolve_path(pid_t tid, const char *path)
-{
-    int base = AT_FDCWD; /* the broker's root is the workload's; its cwd is / */
-    if (path[0] != '/') {
-        char cwd[48];
-        snprintf(cwd, sizeof cwd, "/proc/%d/cwd", (int)tid);
-        if ((base = open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-            return -errno;
-    }
-    struct has_open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = HAS_RESOLVE_NO_MAGICLINKS};
-    int fd = (int)syscall(SYS_openat2, base, path, &how, sizeof how);
-    int e = errno;
-    if (base != AT_FDCWD)
-        close(base);
-    return fd >= 0 ? fd : -e;
-}
 
 enum connect_address connect_address_classify(const void *addr, size_t len, char path[CONNECT_PATH_SIZE])
 {
@@ -186,7 +115,7 @@ _Static_assert(CONNECT_PATH_SIZE == sizeof(((struct sockaddr_un *)0)->sun_path) 
 static int unix_destination(const struct connect_rules *rules, pid_t tid, const char *path,
                             struct sockaddr_storage *sa, socklen_t *len, int *target)
 {
-    int fd = resolve_path(tid, path);
+    int fd = broker_resolve(tid, -1, path, false);
     if (fd < 0)
         return fd;
     struct stat st;
@@ -247,12 +176,6 @@ static int connect_now(int sock, int flags, const struct sockaddr_storage *sa, s
     return rc;
 }
 
-static void respond(int listener, __u64 id, int error)
-{
-    struct seccomp_notif_resp resp = {.id = id, .error = error};
-    (void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: the caller is gone */
-}
-
 static void close_pending(struct pending *p)
 {
     close(p->sock);
@@ -265,18 +188,16 @@ static void close_pending(struct pending *p)
 static void broker(struct connect_broker *b, const struct seccomp_notif *req)
 {
     struct pending p = {.id = req->id, .sock = -1, .target = -1};
-    int rc = fetch_socket(b->listener, req, &p.sock), domain = 0, flags = 0;
+    int rc = broker_fetch_fd(b->listener, req, (int)req->data.args[0], &p.sock), domain = 0, flags = 0;
     socklen_t dlen = sizeof domain;
     int len = (int)req->data.args[2];
-    struct iovec local = {.iov_base = &p.addr, .iov_len = (size_t)len};
-    struct iovec remote = {.iov_base = (void *)(uintptr_t)req->data.args[1], .iov_len = (size_t)len};
     if (rc == 0 && getsockopt(p.sock, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) != 0)
         rc = -errno; /* ENOTSOCK */
     /* The kernel's own limits (move_addr_to_kernel): 0 to sockaddr_storage. */
     else if (rc == 0 && (len < 0 || (size_t)len > sizeof p.addr))
         rc = -EINVAL;
-    else if (rc == 0 && len > 0 && process_vm_readv((pid_t)req->pid, &local, 1, &remote, 1, 0) != len)
-        rc = -EFAULT;
+    else if (rc == 0)
+        rc = broker_read((pid_t)req->pid, req->data.args[1], &p.addr, (size_t)len);
     p.len = (socklen_t)(len > 0 ? len : 0);
     if (rc == 0)
         rc = destination(b, domain, (pid_t)req->pid, &p.addr, &p.len, &p.target);
@@ -291,7 +212,7 @@ static void broker(struct connect_broker *b, const struct seccomp_notif *req)
         b->pending[b->count++] = p; /* answered from connect_broker_progress() */
         return;
     }
-    respond(b->listener, req->id, rc);
+    broker_respond(b->listener, req->id, rc);
     if (p.sock >= 0)
         close_pending(&p);
 }
@@ -320,8 +241,8 @@ int connect_broker_serve(struct connect_broker *b)
         return errno == EINTR || errno == ENOENT ? 0 : -1; /* ENOENT: the caller died */
     if (req.data.nr == SYS_connect)
         broker(b, &req);
-    else
-        respond(b->listener, req.id, -ENOSYS);
+    else if (!meta_broker_serve(b->listener, &req, b->rules))
+        broker_respond(b->listener, req.id, -ENOSYS);
     return 0;
 }
 
@@ -352,14 +273,13 @@ void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds)
             if (rc == -EAGAIN)
                 rc = 1;
         }
-        __u64 id = p->id;
-        if (rc == 1 && ioctl(b->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) != 0)
+        if (rc == 1 && !broker_id_valid(b->listener, p->id))
             rc = -EINTR; /* the caller was interrupted or died: drop it */
         if (rc == 1) {
             b->pending[kept++] = *p;
             continue;
         }
-        respond(b->listener, p->id, rc);
+        broker_respond(b->listener, p->id, rc);
         close_pending(p);
     }
     b->count = kept;

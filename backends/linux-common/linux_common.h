@@ -11,6 +11,8 @@
  *   seccomp_filter.c loads the program a backend's shape calls for
  *   connect_broker.c a process outside the workload's filter makes its
  *                    connect() calls, after the backend's checks
+ *   meta_broker.c    ... and its chmod/chown/utimes/xattr calls
+ *   broker_peek.c    what the broker reads of the workload
  *   broker_init.c    that process's life: reap, serve, report the status
  *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
@@ -69,6 +71,10 @@ struct connect_rules {
     /* An AF_INET/AF_INET6 destination may be reached: 0 or -errno.  NULL:
      * the kernel judges (the network is the sandbox's own). */
     int (*inet_ok)(const struct sockaddr_storage *sa, socklen_t len, const void *arg);
+    /* The file `fd` (O_PATH) may have its metadata changed (chmod, chown,
+     * utimes, xattrs; meta_broker.c): 0 or -errno.  NULL: those calls are
+     * not brokered (the seccomp shape sends none). */
+    int (*path_writable)(int fd, const struct stat *st, const void *arg);
     const void *arg;
 };
 

@@ -8,6 +8,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/caps.c backends/linux-common/fd_hygiene.c backends/linux-common/fd_pass.c \
 	backends/linux-common/seccomp_programs.h backends/linux-common/seccomp_filter.c \
 	backends/linux-common/connect_broker.c backends/linux-common/broker_init.c \
+	backends/linux-common/broker_peek.h backends/linux-common/broker_peek.c \
+	backends/linux-common/meta_broker.h backends/linux-common/meta_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
 	backends/linux-common/keyring.c backends/linux-common/mountinfo.c
 # Written at build time by the seccomp tool below.

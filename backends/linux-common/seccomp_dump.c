@@ -5,11 +5,12 @@
  * this architecture, see seccomp_gen.c).
  *
  *   happy-agent-supervisor-seccomp-dump [--bpf] [--net own|tcp-only|none]
- *                                       [--refuse-path-truncate] POLICY-JSON
+ *                                       [--refuse-path-truncate] [--broker-metadata] POLICY-JSON
  *
  * The policy gives localBinding; the options the rest of the shape
  * (seccomp_programs.h), which the backend derives: linux-ns always has
- * "own"; landlock has tcp-only with a proxy, none with egress off.
+ * "own"; landlock has tcp-only with a proxy, none with egress off, and
+ * always brokers metadata.
  */
 #include "config.h"
 
@@ -21,7 +22,8 @@
 #include "policy.h"
 #include "seccomp_rules.h"
 
-static const char usage[] = "usage: %s [--bpf] [--net own|tcp-only|none] [--refuse-path-truncate] POLICY-JSON\n";
+static const char usage[] = "usage: %s [--bpf] [--net own|tcp-only|none] [--refuse-path-truncate] "
+                            "[--broker-metadata] POLICY-JSON\n";
 
 int main(int argc, char **argv)
 {
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
             bpf = 1;
         else if (strcmp(argv[i], "--refuse-path-truncate") == 0)
             shape.refuse_path_truncate = true;
+        else if (strcmp(argv[i], "--broker-metadata") == 0)
+            shape.broker_metadata = true;
         else if (strcmp(argv[i], "--net") == 0 && i + 1 < argc - 1) {
             const char *name = argv[++i];
             int n = 0;

@@ -23,8 +23,8 @@
 static void program_name(const struct seccomp_shape *s, char *name, size_t size)
 {
     static const char *const nets[SECCOMP_NET_COUNT] = {"own_net", "tcp_only", "no_net"};
-    snprintf(name, size, "%s_%s%s", s->local_binding ? "bind" : "no_bind", nets[s->net],
-             s->refuse_path_truncate ? "_no_truncate" : "");
+    snprintf(name, size, "%s_%s%s%s", s->local_binding ? "bind" : "no_bind", nets[s->net],
+             s->refuse_path_truncate ? "_no_truncate" : "", s->broker_metadata ? "_meta" : "");
 }
 
 static int emit_program(const struct seccomp_shape *shape, uint32_t arch)
@@ -61,7 +61,7 @@ static int emit_program(const struct seccomp_shape *shape, uint32_t arch)
     return 0;
 }
 
-#define SHAPE_COUNT (2 * SECCOMP_NET_COUNT * 2)
+#define SHAPE_COUNT (2 * SECCOMP_NET_COUNT * 2 * 2)
 
 /* Every shape, in the order of seccomp_programs[][][]. */
 static void all_shapes(struct seccomp_shape out[SHAPE_COUNT])
@@ -70,7 +70,8 @@ static void all_shapes(struct seccomp_shape out[SHAPE_COUNT])
     for (int bind = 0; bind < 2; bind++)
         for (int net = 0; net < SECCOMP_NET_COUNT; net++)
             for (int truncate = 0; truncate < 2; truncate++)
-                out[i++] = (struct seccomp_shape){bind, (enum seccomp_net)net, truncate};
+                for (int meta = 0; meta < 2; meta++)
+                    out[i++] = (struct seccomp_shape){bind, (enum seccomp_net)net, truncate, meta};
 }
 
 int main(int argc, char **argv)
@@ -94,12 +95,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < SHAPE_COUNT; i++)
         if (emit_program(&shapes[i], arch) != 0)
             return 1;
-    printf("const struct seccomp_program seccomp_programs[2][SECCOMP_NET_COUNT][2] = {\n");
+    printf("const struct seccomp_program seccomp_programs[2][SECCOMP_NET_COUNT][2][2] = {\n");
     for (size_t i = 0; i < SHAPE_COUNT; i++) {
         char name[64];
         program_name(&shapes[i], name, sizeof name);
-        printf("    [%d][%d][%d] = {%s, sizeof %s / sizeof %s[0]},\n", shapes[i].local_binding,
-               (int)shapes[i].net, shapes[i].refuse_path_truncate, name, name, name);
+        printf("    [%d][%d][%d][%d] = {%s, sizeof %s / sizeof %s[0]},\n", shapes[i].local_binding,
+               (int)shapes[i].net, shapes[i].refuse_path_truncate, shapes[i].broker_metadata, name, name, name);
     }
     printf("};\n");
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

@@ -28,6 +28,10 @@ struct seccomp_shape {
      * (ABI < 3) does not mediate it.  (ftruncate needs a descriptor opened
      * for writing, which the ruleset did mediate.) */
     bool refuse_path_truncate;
+    /* chmod, chown, utimes and xattr calls go to the broker
+     * (meta_broker.c), which Landlock does not mediate; the newest forms
+     * (setxattrat, removexattrat, file_setattr) are refused. */
+    bool broker_metadata;
 };
 
 struct seccomp_program {
@@ -35,12 +39,12 @@ struct seccomp_program {
     unsigned short len;
 };
 
-/* Every shape's program: [local_binding][net][refuse_path_truncate]. */
-extern const struct seccomp_program seccomp_programs[2][SECCOMP_NET_COUNT][2];
+/* Every shape's program: [local_binding][net][refuse_path_truncate][broker_metadata]. */
+extern const struct seccomp_program seccomp_programs[2][SECCOMP_NET_COUNT][2][2];
 
 static inline const struct seccomp_program *seccomp_program_for(const struct seccomp_shape *s)
 {
-    return &seccomp_programs[s->local_binding][s->net][s->refuse_path_truncate];
+    return &seccomp_programs[s->local_binding][s->net][s->refuse_path_truncate][s->broker_metadata];
 }
 
 #endif

@@ -43,6 +43,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 #include <netinet/in.h>
 
 #include "seccomp_rules.h"
@@ -52,7 +53,7 @@
 #endif
 
 /* When a rule applies: always, or in the shapes that call for it. */
-enum rule_when { ALWAYS, NO_LOCAL_BIND, HOST_NETWORK, PATH_TRUNCATE };
+enum rule_when { ALWAYS, NO_LOCAL_BIND, HOST_NETWORK, PATH_TRUNCATE, METADATA };
 
 /* One argument comparison: (args[arg] & mask) == value.  A rule matches
  * when all of its comparisons do (none: always). */
@@ -118,6 +119,37 @@ static const struct rule rules[] = {
      * mediate truncate(2) by path: a file outside the writable roots
      * could be emptied ---- */
     {"truncate", EPERM, NO_TEST, PATH_TRUNCATE, "truncate by path, unmediated by Landlock ABI < 3"},
+
+    /* ---- file metadata, which Landlock does not mediate: without a
+     * read-only mount the workload could chmod, chown, touch or tag every
+     * file its uid owns.  The broker makes these calls on the inode it
+     * checked (meta_broker.c).  The set-id mode rules below win over these
+     * (an errno outranks a notification).  The newest forms, with their
+     * arguments in structures, are refused. ---- */
+    {"chmod", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
+    {"fchmod", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
+    {"fchmodat", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
+    {"fchmodat2", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
+    {"chown", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
+    {"fchown", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
+    {"lchown", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
+    {"fchownat", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
+    {"utime", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
+    {"utimes", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
+    {"futimesat", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
+    {"utimensat", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
+    {"setxattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
+    {"lsetxattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
+    {"fsetxattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
+    {"removexattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
+    {"lremovexattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
+    {"fremovexattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
+    {"setxattrat", ENOSYS, NO_TEST, METADATA, "attributes through a struct (Linux 6.13)"},
+    {"removexattrat", ENOSYS, NO_TEST, METADATA, "attributes through a struct (Linux 6.13)"},
+    {"file_setattr", ENOSYS, NO_TEST, METADATA, "attributes through a struct (Linux 6.17)"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), METADATA, "chattr flags on any file its uid owns"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), METADATA, "chattr flags (the 32-bit request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), METADATA, "project ids and flags on any file it owns"},
 
     /* ---- io_uring: carries bind/listen/connect/openat as ring opcodes past
      * any syscall filter (IORING_OP_BIND/LISTEN on Linux >= 6.11); ENOSYS so
@@ -216,12 +248,27 @@ static const struct rule rules[] = {
     {"quotactl", EPERM, NO_TEST, ALWAYS, "quota configuration"},
 };
 
+/* Calls newer than the libseccomp the build may have (Debian 12's 2.5.4),
+ * by number: since Linux 5.1 a new call has the same number on every
+ * architecture (the unified table), x86_64 and aarch64 included. */
+static int newer_syscall(const char *name)
+{
+    static const struct { const char *name; int nr; } newer[] = {
+        {"setxattrat", 463}, {"removexattrat", 466}, {"file_setattr", 469},
+    };
+    for (size_t i = 0; i < sizeof newer / sizeof newer[0]; i++)
+        if (strcmp(newer[i].name, name) == 0)
+            return newer[i].nr;
+    return __NR_SCMP_ERROR;
+}
+
 static bool rule_applies(const struct rule *r, const struct seccomp_shape *shape)
 {
     switch (r->when) {
     case NO_LOCAL_BIND: return !shape->local_binding;
     case HOST_NETWORK: return shape->net != SECCOMP_NET_OWN;
     case PATH_TRUNCATE: return shape->refuse_path_truncate;
+    case METADATA: return shape->broker_metadata;
     default: return true;
     }
 }
@@ -329,6 +376,8 @@ scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t 
         /* Resolved for the generator's own architecture: libseccomp
          * translates the number to `arch` by name when it adds the rule. */
         int nr = seccomp_syscall_resolve_name(r->name);
+        if (nr == __NR_SCMP_ERROR)
+            nr = newer_syscall(r->name);
         if (nr == __NR_SCMP_ERROR) {
             snprintf(err, errlen, "seccomp: libseccomp does not know the syscall '%s'; "
                      "rebuild against libseccomp >= 2.5", r->name);

@@ -57,6 +57,62 @@ chmod a+r "$HOSTDIR/not-yet"
 ll_run "$POL" -- /bin/cat "$HOSTDIR/not-yet"
 expect_out_lacks later "a read-denied path created on the host after the policy was written"
 
+# Metadata, which Landlock does not mediate: mode, owner, times and
+# attributes change beneath a writable root only, by every call that names
+# the file (a path, a relative one, a directory descriptor, a descriptor
+# of the file opened for reading, a symlink in the workspace).
+chmod 640 "$HOSTDIR/host-file"
+before=$(stat -c '%a %u %g %Y' "$HOSTDIR/host-file")
+cat >"$T_TMP/meta.py" <<'PY'
+import ctypes, errno, fcntl, os, sys
+host = sys.argv[1]
+f = host + "/host-file"
+me, grp = os.getuid(), os.getgid()
+def attempt(what, fn):
+    try:
+        fn()
+        print("CHANGED", what)
+    except OSError as e:
+        print("refused", what, errno.errorcode.get(e.errno, e.errno))
+attempt("chmod", lambda: os.chmod(f, 0o666))
+attempt("chmod relative", lambda: (os.chdir(host), os.chmod("host-file", 0o666)))
+os.chdir(os.environ.get("PWD", "/"))
+d = os.open(host, os.O_PATH | os.O_DIRECTORY)  # the host dir is on the way to a denial: no listing
+attempt("fchmodat dirfd", lambda: os.chmod("host-file", 0o666, dir_fd=d))
+r = os.open(f, os.O_RDONLY)
+attempt("fchmod of a read-only descriptor", lambda: os.fchmod(r, 0o666))
+attempt("fchown", lambda: os.fchown(r, me, grp))
+attempt("chown", lambda: os.chown(f, me, grp))
+attempt("utime", lambda: os.utime(f, (1, 1)))
+attempt("futimens", lambda: os.utime(r, (1, 1)))
+attempt("setxattr", lambda: os.setxattr(f, "user.has", b"1"))
+attempt("fsetxattr", lambda: os.setxattr(r, "user.has", b"1"))
+os.symlink(f, "src/meta-link")
+attempt("chmod through a symlink in the workspace", lambda: os.chmod("src/meta-link", 0o666))
+attempt("utime through a symlink in the workspace", lambda: os.utime("src/meta-link", (1, 1)))
+libc = ctypes.CDLL(None, use_errno=True)
+rc = libc.syscall(463, d, b"host-file", 0, b"user.has", None, 0)  # setxattrat
+print("setxattrat", "refused ENOSYS" if rc < 0 and ctypes.get_errno() == errno.ENOSYS else "NOT REFUSED")
+flags = ctypes.c_long(0)
+rc = libc.ioctl(r, 0x40086602, ctypes.byref(flags))  # FS_IOC_SETFLAGS
+print("FS_IOC_SETFLAGS", "refused" if rc < 0 and ctypes.get_errno() == errno.EPERM else "NOT REFUSED")
+open("src/mine", "w").close()
+os.chmod("src/mine", 0o755); os.utime("src/mine", (7, 7)); os.setxattr("src/mine", "user.has", b"ok")
+print("workspace", oct(os.stat("src/mine").st_mode & 0o777), os.stat("src/mine").st_mtime, os.getxattr("src/mine", "user.has"))
+PY
+ll_run "$POL" -- "$PY" "$T_TMP/meta.py" "$HOSTDIR"
+expect_out "^refused chmod EACCES$" "chmod of a host file: EACCES (the attempts ran)"
+expect_out_lacks CHANGED "no metadata call changed the host file"
+expect_out_lacks 'NOT REFUSED' "setxattrat and chattr refused"
+expect_out "^refused fchmod of a read-only descriptor EACCES" "fchmod of a host file's descriptor: EACCES"
+expect_out "^workspace 0o755 7.0 b'ok'$" "in the workspace: chmod, utime, setxattr work"
+after=$(stat -c '%a %u %g %Y' "$HOSTDIR/host-file")
+[ "$before" = "$after" ] && ok "the host file's mode, owner and times are unchanged ($after)" ||
+    fail "the host file changed: $before -> $after"
+getfattr_out=$("$PY" -c "import os,sys; print(os.listxattr(sys.argv[1]))" "$HOSTDIR/host-file" 2>&1)
+[ "$getfattr_out" = "[]" ] && ok "no attribute was set on the host file" || fail "host file attributes: $getfattr_out"
+rm -f "$WS/src/meta-link" "$WS/src/mine"
+
 # Names that share a prefix with a denied one are siblings, not beneath it.
 mkdir -p "$WS/p/b" "$WS/p/b-c" "$WS/p/b.d" "$WS/p/bb"
 for d in b b-c b.d bb; do echo "in-$d" >"$WS/p/$d/f"; done

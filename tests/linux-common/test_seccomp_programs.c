@@ -43,26 +43,28 @@ static void test_every_shape(void)
 {
     for (int bind = 0; bind < 2; bind++)
         for (int net = 0; net < SECCOMP_NET_COUNT; net++)
-            for (int truncate = 0; truncate < 2; truncate++) {
-                struct seccomp_shape shape = {bind, (enum seccomp_net)net, truncate};
-                expect_libseccomp_program(&shape);
-            }
+            for (int truncate = 0; truncate < 2; truncate++)
+                for (int meta = 0; meta < 2; meta++) {
+                    struct seccomp_shape shape = {bind, (enum seccomp_net)net, truncate, meta};
+                    expect_libseccomp_program(&shape);
+                }
 }
 
-static unsigned short len_of(bool bind, enum seccomp_net net, bool truncate)
+static unsigned short len_of(bool bind, enum seccomp_net net, bool truncate, bool meta)
 {
-    struct seccomp_shape s = {bind, net, truncate};
+    struct seccomp_shape s = {bind, net, truncate, meta};
     return seccomp_program_for(&s)->len;
 }
 
 /* Each dimension of the shape changes the program: each adds rules. */
 static void test_shapes_differ(void)
 {
-    CU_ASSERT(len_of(false, SECCOMP_NET_OWN, false) > len_of(true, SECCOMP_NET_OWN, false));
-    CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false) > len_of(true, SECCOMP_NET_OWN, false));
-    CU_ASSERT(len_of(true, SECCOMP_NET_NONE, false) > len_of(true, SECCOMP_NET_OWN, false));
-    CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false) != len_of(true, SECCOMP_NET_NONE, false));
-    CU_ASSERT(len_of(true, SECCOMP_NET_OWN, true) > len_of(true, SECCOMP_NET_OWN, false));
+    CU_ASSERT(len_of(false, SECCOMP_NET_OWN, false, false) > len_of(true, SECCOMP_NET_OWN, false, false));
+    CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false, false) > len_of(true, SECCOMP_NET_OWN, false, false));
+    CU_ASSERT(len_of(true, SECCOMP_NET_NONE, false, false) > len_of(true, SECCOMP_NET_OWN, false, false));
+    CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false, false) != len_of(true, SECCOMP_NET_NONE, false, false));
+    CU_ASSERT(len_of(true, SECCOMP_NET_OWN, true, false) > len_of(true, SECCOMP_NET_OWN, false, false));
+    CU_ASSERT(len_of(true, SECCOMP_NET_OWN, false, true) > len_of(true, SECCOMP_NET_OWN, false, false));
 }
 
 int main(void)
