@@ -117,7 +117,7 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         .local_binding = p->network.local_binding,
         .net = egress_open ? SECCOMP_NET_OWN : p->network.has_outgoing_proxy ? SECCOMP_NET_TCP_ONLY : SECCOMP_NET_NONE,
         .refuse_path_truncate = state.abi < 3,
-        .broker_metadata = true, /* Landlock does not mediate chmod, chown, utimes, xattrs */
+        .shared_host = true, /* no namespace: the host's metadata, processes, IPC */
     };
     state.sockets = (struct socket_policy){.fs = &state.fs, .egress_open = egress_open};
     return SANDBOX_OK;

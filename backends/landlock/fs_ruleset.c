@@ -21,7 +21,9 @@
  *    (another bind mount of it) are granted like any other path; a hard
  *    link is refused up front (its other names would stay readable);
  *  - a symbolic link on the way to or at a denied path would send the
- *    path walk past the exclusion: refused, with the path to give instead.
+ *    path walk past the exclusion: refused, with the path to give instead;
+ *  - /dev is left out of the read walk like a denied path (grant_devices):
+ *    so / is always on the way to one, and cannot be listed.
  */
 #include "config.h"
 
@@ -206,18 +208,57 @@ static size_t count(const char *const *list)
     return n;
 }
 
-/* The devices every program writes to; nothing else of /dev. */
+/* /dev is not read like the rest of the host: a device opened for reading
+ * gives more than a file does -- another terminal of the caller's
+ * (/dev/pts/N: its keystrokes), the screen of a console (/dev/vcs), a disk
+ * that holds every read-denied file (/dev/sda, to a root caller), swap, a
+ * webcam, the host's POSIX shared memory (/dev/shm).  It is left out of the
+ * read walk, and only these devices are granted, for reading and writing;
+ * linux-ns gives a /dev of its own with no more than these. */
+#define DEV_ROOT "/dev"
+#define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+                       LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
 static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen)
 {
-    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
-    struct walk w = {ruleset, handled & (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE), "write",
-                     err, errlen};
+    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+                                          "/dev/tty"};
+    struct walk w = {ruleset, handled & DEVICE_RIGHTS, "device", err, errlen};
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
         int fd = open(devices[i], O_PATH | O_CLOEXEC);
         struct stat st;
         if (fd < 0)
             continue;
         int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, devices[i]) : 0;
+        close(fd);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The caller's own terminal, which the workload holds as 0-2 already:
+ * reopened by name (/dev/stdin, /dev/stderr, a tty check) it must stay
+ * usable, with the access that descriptor has -- no more. */
+static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t errlen)
+{
+    for (int n = 0; n <= 2; n++) {
+        char link[32];
+        struct stat st;
+        int mode = fcntl(n, F_GETFL);
+        if (mode < 0 || !isatty(n))
+            continue;
+        snprintf(link, sizeof link, "/proc/self/fd/%d", n);
+        int fd = open(link, O_PATH | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV;
+        if ((mode & O_ACCMODE) != O_WRONLY)
+            rights |= LANDLOCK_ACCESS_FS_READ_FILE;
+        if ((mode & O_ACCMODE) != O_RDONLY)
+            rights |= LANDLOCK_ACCESS_FS_WRITE_FILE;
+        struct walk w = {ruleset, handled & rights, "terminal", err, errlen};
+        int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link) : 0;
         close(fd);
         if (rc != 0)
             return -1;
@@ -247,9 +288,26 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
     }
     struct walk reads = {ruleset, handled & READ_CLASS, "read", err, errlen};
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    int rc = root < 0 ? -1 : grant(&reads, root, "/", excl, beneath_of("/", l->no_read, excl));
+    size_t n = beneath_of("/", l->no_read, excl);
+    excl[n++] = DEV_ROOT; /* room: most + 1 */
+    qsort(excl, n, sizeof *excl, by_name);
+    int rc = root < 0 ? -1 : grant(&reads, root, "/", excl, n);
     if (root >= 0)
         close(root);
+    /* A writable root in /dev (/dev/shm) is readable too, but the rest of
+     * /dev is not -- unless a read-denial above it wins. */
+    for (size_t i = 0; rc == 0 && l->writable[i]; i++) {
+        if (!path_at_or_beneath(l->writable[i], DEV_ROOT) || covered_by(l->writable[i], l->no_read))
+            continue;
+        int fd = fs_open_no_symlinks(l->writable[i]);
+        if (fd < 0) {
+            snprintf(err, errlen, "writable root %s: %s", l->writable[i], strerror(errno));
+            rc = -1;
+            break;
+        }
+        rc = grant(&reads, fd, l->writable[i], excl, beneath_of(l->writable[i], l->no_read, excl));
+        close(fd);
+    }
     struct walk writes = {ruleset, handled & ~(uint64_t)READ_CLASS, "write", err, errlen};
     for (size_t i = 0; rc == 0 && l->writable[i]; i++) {
         if (covered_by(l->writable[i], l->no_write))
@@ -264,5 +322,7 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
         close(fd);
     }
     free(excl);
-    return rc == 0 ? grant_devices(ruleset, handled, err, errlen) : -1;
+    if (rc == 0)
+        rc = grant_devices(ruleset, handled, err, errlen);
+    return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
 }

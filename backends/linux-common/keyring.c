@@ -18,7 +18,10 @@
 
 int keyring_join_fresh_session(char *err, size_t errlen)
 {
-    if (syscall(SYS_keyctl, HAS_KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0 || errno == ENOSYS)
+    /* ENOSYS: no keyrings.  EPERM: a filter around the supervisor refuses
+     * keyctl (Docker's default profile), and the workload, under the same
+     * filter, can reach no key either. */
+    if (syscall(SYS_keyctl, HAS_KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0 || errno == ENOSYS || errno == EPERM)
         return 0;
     snprintf(err, errlen, "cannot join a fresh session keyring (keyctl JOIN_SESSION_KEYRING): %s%s",
              strerror(errno),

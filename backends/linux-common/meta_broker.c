@@ -8,8 +8,8 @@
  * setxattr, and with no read-only mount around it (the landlock backend)
  * the workload could chmod, chown, touch or tag every file its uid owns on
  * the host: a root caller's workload could make /etc/shadow world-writable.
- * The filter sends these calls here (seccomp_rules.c, shape
- * broker_metadata), and the broker
+ * The filter sends these calls here (seccomp_rules.c, the shared_host
+ * shape), and the broker
  *   - resolves the target as the calling thread would (its working
  *     directory, its descriptors: pidfd_getfd; symbolic links followed
  *     unless the call says not to; no magic link), once;

@@ -5,7 +5,7 @@
  * this architecture, see seccomp_gen.c).
  *
  *   happy-agent-supervisor-seccomp-dump [--bpf] [--net own|tcp-only|none]
- *                                       [--refuse-path-truncate] [--broker-metadata] POLICY-JSON
+ *                                       [--refuse-path-truncate] [--shared-host] POLICY-JSON
  *
  * The policy gives localBinding; the options the rest of the shape
  * (seccomp_programs.h), which the backend derives: linux-ns always has
@@ -23,7 +23,7 @@
 #include "seccomp_rules.h"
 
 static const char usage[] = "usage: %s [--bpf] [--net own|tcp-only|none] [--refuse-path-truncate] "
-                            "[--broker-metadata] POLICY-JSON\n";
+                            "[--shared-host] POLICY-JSON\n";
 
 int main(int argc, char **argv)
 {
@@ -35,8 +35,8 @@ int main(int argc, char **argv)
             bpf = 1;
         else if (strcmp(argv[i], "--refuse-path-truncate") == 0)
             shape.refuse_path_truncate = true;
-        else if (strcmp(argv[i], "--broker-metadata") == 0)
-            shape.broker_metadata = true;
+        else if (strcmp(argv[i], "--shared-host") == 0)
+            shape.shared_host = true;
         else if (strcmp(argv[i], "--net") == 0 && i + 1 < argc - 1) {
             const char *name = argv[++i];
             int n = 0;

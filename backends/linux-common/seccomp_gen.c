@@ -24,7 +24,7 @@ static void program_name(const struct seccomp_shape *s, char *name, size_t size)
 {
     static const char *const nets[SECCOMP_NET_COUNT] = {"own_net", "tcp_only", "no_net"};
     snprintf(name, size, "%s_%s%s%s", s->local_binding ? "bind" : "no_bind", nets[s->net],
-             s->refuse_path_truncate ? "_no_truncate" : "", s->broker_metadata ? "_meta" : "");
+             s->refuse_path_truncate ? "_no_truncate" : "", s->shared_host ? "_shared_host" : "");
 }
 
 static int emit_program(const struct seccomp_shape *shape, uint32_t arch)
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
         char name[64];
         program_name(&shapes[i], name, sizeof name);
         printf("    [%d][%d][%d][%d] = {%s, sizeof %s / sizeof %s[0]},\n", shapes[i].local_binding,
-               (int)shapes[i].net, shapes[i].refuse_path_truncate, shapes[i].broker_metadata, name, name, name);
+               (int)shapes[i].net, shapes[i].refuse_path_truncate, shapes[i].shared_host, name, name, name);
     }
     printf("};\n");
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

@@ -28,10 +28,12 @@ struct seccomp_shape {
      * (ABI < 3) does not mediate it.  (ftruncate needs a descriptor opened
      * for writing, which the ruleset did mediate.) */
     bool refuse_path_truncate;
-    /* chmod, chown, utimes and xattr calls go to the broker
-     * (meta_broker.c), which Landlock does not mediate; the newest forms
-     * (setxattrat, removexattrat, file_setattr) are refused. */
-    bool broker_metadata;
+    /* No namespace around the workload (landlock): it shares the host's
+     * files, processes and IPC.  chmod, chown, utimes and xattr calls,
+     * which Landlock does not mediate, go to the broker (meta_broker.c);
+     * limits, priorities and scheduling of other processes, and SysV and
+     * POSIX IPC (the host's), are refused. */
+    bool shared_host;
 };
 
 struct seccomp_program {
@@ -39,12 +41,12 @@ struct seccomp_program {
     unsigned short len;
 };
 
-/* Every shape's program: [local_binding][net][refuse_path_truncate][broker_metadata]. */
+/* Every shape's program: [local_binding][net][refuse_path_truncate][shared_host]. */
 extern const struct seccomp_program seccomp_programs[2][SECCOMP_NET_COUNT][2][2];
 
 static inline const struct seccomp_program *seccomp_program_for(const struct seccomp_shape *s)
 {
-    return &seccomp_programs[s->local_binding][s->net][s->refuse_path_truncate][s->broker_metadata];
+    return &seccomp_programs[s->local_binding][s->net][s->refuse_path_truncate][s->shared_host];
 }
 
 #endif

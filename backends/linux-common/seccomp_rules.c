@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/fs.h>
@@ -53,14 +54,16 @@
 #endif
 
 /* When a rule applies: always, or in the shapes that call for it. */
-enum rule_when { ALWAYS, NO_LOCAL_BIND, HOST_NETWORK, PATH_TRUNCATE, METADATA };
+enum rule_when { ALWAYS, NO_LOCAL_BIND, HOST_NETWORK, PATH_TRUNCATE, SHARED_HOST };
 
-/* One argument comparison: (args[arg] & mask) == value.  A rule matches
- * when all of its comparisons do (none: always). */
+/* One argument comparison: (args[arg] & mask) == value, or args[arg] !=
+ * value when mask is NOT_EQUAL.  A rule matches when all of its
+ * comparisons do (none: always). */
 struct arg_test {
     unsigned arg;
     uint64_t mask, value;
 };
+#define NOT_EQUAL 0 /* a mask of 0 would match everything: it marks != instead */
 
 struct rule {
     const char *name;    /* resolved with seccomp_syscall_resolve_name() */
@@ -78,6 +81,9 @@ struct rule {
 #define NO_TEST {{0, 0, 0}}, 0
 #define HAS_FLAG(a, flag) {{(a), (flag), (flag)}}, 1
 #define LOW32_EQ(a, v) {{(a), 0xffffffffULL, (v)}}, 1
+/* args[a] != v as all 64 bits (a pid or a `which` with high garbage fails too). */
+#define NOT_EQ(a, v) {{(a), NOT_EQUAL, (v)}}, 1
+#define NOT_ZERO(a) NOT_EQ(a, 0)
 #define BOTH_FLAGS(a, fa, b, fb) {{(a), (fa), (fa)}, {(b), (fb), (fb)}}, 2
 /* socket(2) / socketpair(2) of this domain and type (flags masked off). */
 #define DOMAIN_TYPE(d, t) {{0, 0xffffffffULL, (d)}, {1, 0xf, (t)}}, 2
@@ -126,30 +132,66 @@ static const struct rule rules[] = {
      * checked (meta_broker.c).  The set-id mode rules below win over these
      * (an errno outranks a notification).  The newest forms, with their
      * arguments in structures, are refused. ---- */
-    {"chmod", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
-    {"fchmod", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
-    {"fchmodat", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
-    {"fchmodat2", NOTIFY, NO_TEST, METADATA, "mode: beneath a writable root only"},
-    {"chown", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
-    {"fchown", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
-    {"lchown", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
-    {"fchownat", NOTIFY, NO_TEST, METADATA, "owner: beneath a writable root only"},
-    {"utime", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
-    {"utimes", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
-    {"futimesat", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
-    {"utimensat", NOTIFY, NO_TEST, METADATA, "times: beneath a writable root only"},
-    {"setxattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
-    {"lsetxattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
-    {"fsetxattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
-    {"removexattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
-    {"lremovexattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
-    {"fremovexattr", NOTIFY, NO_TEST, METADATA, "attributes: beneath a writable root only"},
-    {"setxattrat", ENOSYS, NO_TEST, METADATA, "attributes through a struct (Linux 6.13)"},
-    {"removexattrat", ENOSYS, NO_TEST, METADATA, "attributes through a struct (Linux 6.13)"},
-    {"file_setattr", ENOSYS, NO_TEST, METADATA, "attributes through a struct (Linux 6.17)"},
-    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), METADATA, "chattr flags on any file its uid owns"},
-    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), METADATA, "chattr flags (the 32-bit request)"},
-    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), METADATA, "project ids and flags on any file it owns"},
+    {"chmod", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmod", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmodat", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmodat2", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
+    {"chown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
+    {"fchown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
+    {"lchown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
+    {"fchownat", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
+    {"utime", NOTIFY, NO_TEST, SHARED_HOST, "times: beneath a writable root only"},
+    {"utimes", NOTIFY, NO_TEST, SHARED_HOST, "times: beneath a writable root only"},
+    {"futimesat", NOTIFY, NO_TEST, SHARED_HOST, "times: beneath a writable root only"},
+    {"utimensat", NOTIFY, NO_TEST, SHARED_HOST, "times: beneath a writable root only"},
+    {"setxattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
+    {"lsetxattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
+    {"fsetxattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
+    {"removexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
+    {"lremovexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
+    {"fremovexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
+    {"setxattrat", ENOSYS, NO_TEST, SHARED_HOST, "attributes through a struct (Linux 6.13)"},
+    {"removexattrat", ENOSYS, NO_TEST, SHARED_HOST, "attributes through a struct (Linux 6.13)"},
+    {"file_setattr", ENOSYS, NO_TEST, SHARED_HOST, "attributes through a struct (Linux 6.17)"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), SHARED_HOST, "chattr flags on any file its uid owns"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), SHARED_HOST, "chattr flags (the 32-bit request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), SHARED_HOST, "project ids and flags on any file it owns"},
+
+    /* ---- other processes, with no PID namespace: the host's of the same
+     * uid are in reach, and the kernel lets these calls change them with no
+     * capability and no hook that Landlock's scopes use.  Only the caller
+     * itself (pid 0, what getrlimit/setrlimit, nice and friends pass); a
+     * pid with high garbage (the kernel reads an int) is refused too.
+     * RLIMIT_CPU 0 on a host process is a SIGKILL the signal scope never
+     * sees; PRIO_USER renices every process of the uid at once. ---- */
+    {"prlimit64", EPERM, NOT_ZERO(0), SHARED_HOST, "limits of another process (RLIMIT_CPU 0 kills it)"},
+    {"setpriority", EPERM, NOT_ZERO(1), SHARED_HOST, "priority of another process, process group or user"},
+    {"setpriority", EPERM, NOT_EQ(0, PRIO_PROCESS), SHARED_HOST, "priority of a process group or user"},
+    {"ioprio_set", EPERM, NOT_ZERO(1), SHARED_HOST, "I/O priority of another process, group or user"},
+    {"ioprio_set", EPERM, NOT_EQ(0, 1 /* IOPRIO_WHO_PROCESS */), SHARED_HOST, "I/O priority of a group or user"},
+    {"sched_setaffinity", EPERM, NOT_ZERO(0), SHARED_HOST, "CPUs of another process"},
+    {"sched_setscheduler", EPERM, NOT_ZERO(0), SHARED_HOST, "scheduling of another process"},
+    {"sched_setparam", EPERM, NOT_ZERO(0), SHARED_HOST, "scheduling of another process"},
+    {"sched_setattr", EPERM, NOT_ZERO(0), SHARED_HOST, "scheduling of another process"},
+    {"migrate_pages", EPERM, NOT_ZERO(0), SHARED_HOST, "memory placement of another process"},
+    {"move_pages", EPERM, NOT_ZERO(0), SHARED_HOST, "memory placement of another process"},
+
+    /* ---- IPC objects, with no IPC namespace: the host's (X11's shared
+     * memory, a database's semaphores) -- refused; POSIX shared memory and
+     * semaphores live in /dev/shm, which the ruleset does not open ---- */
+    {"shmget", EPERM, NO_TEST, SHARED_HOST, "the host's SysV shared memory"},
+    {"shmat", EPERM, NO_TEST, SHARED_HOST, "the host's SysV shared memory"},
+    {"shmctl", EPERM, NO_TEST, SHARED_HOST, "the host's SysV shared memory"},
+    {"msgget", EPERM, NO_TEST, SHARED_HOST, "the host's SysV message queues"},
+    {"msgsnd", EPERM, NO_TEST, SHARED_HOST, "the host's SysV message queues"},
+    {"msgrcv", EPERM, NO_TEST, SHARED_HOST, "the host's SysV message queues"},
+    {"msgctl", EPERM, NO_TEST, SHARED_HOST, "the host's SysV message queues"},
+    {"semget", EPERM, NO_TEST, SHARED_HOST, "the host's SysV semaphores"},
+    {"semop", EPERM, NO_TEST, SHARED_HOST, "the host's SysV semaphores"},
+    {"semtimedop", EPERM, NO_TEST, SHARED_HOST, "the host's SysV semaphores"},
+    {"semctl", EPERM, NO_TEST, SHARED_HOST, "the host's SysV semaphores"},
+    {"mq_open", EPERM, NO_TEST, SHARED_HOST, "the host's POSIX message queues"},
+    {"mq_unlink", EPERM, NO_TEST, SHARED_HOST, "the host's POSIX message queues"},
 
     /* ---- io_uring: carries bind/listen/connect/openat as ring opcodes past
      * any syscall filter (IORING_OP_BIND/LISTEN on Linux >= 6.11); ENOSYS so
@@ -268,7 +310,7 @@ static bool rule_applies(const struct rule *r, const struct seccomp_shape *shape
     case NO_LOCAL_BIND: return !shape->local_binding;
     case HOST_NETWORK: return shape->net != SECCOMP_NET_OWN;
     case PATH_TRUNCATE: return shape->refuse_path_truncate;
-    case METADATA: return shape->broker_metadata;
+    case SHARED_HOST: return shape->shared_host;
     default: return true;
     }
 }
@@ -279,8 +321,10 @@ static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
      * expansion leaves fields implicit): (arg & datum_a) == datum_b. */
     struct scmp_arg_cmp cmp[2];
     for (unsigned i = 0; i < r->tests; i++)
-        cmp[i] = (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_MASKED_EQ,
-                                       .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
+        cmp[i] = r->test[i].mask == NOT_EQUAL
+                     ? (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_NE, .datum_a = r->test[i].value}
+                     : (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_MASKED_EQ,
+                                             .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
     uint32_t action = r->error == NOTIFY ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)r->error);
     return seccomp_rule_add_array(f, action, nr, r->tests, cmp);
 }

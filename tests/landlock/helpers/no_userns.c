@@ -20,6 +20,19 @@ int main(int argc, char **argv)
         return 2;
     }
     scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+    /* As Docker's profile: the 32-bit ABIs stay usable (the supervisor's
+     * own filter is what must refuse them). */
+#if defined(__x86_64__)
+    if (f && (seccomp_arch_add(f, SCMP_ARCH_X86) != 0 || seccomp_arch_add(f, SCMP_ARCH_X32) != 0)) {
+        fprintf(stderr, "no_userns: cannot add the 32-bit ABIs\n");
+        return 2;
+    }
+#elif defined(__aarch64__)
+    if (f && seccomp_arch_add(f, SCMP_ARCH_ARM) != 0) {
+        fprintf(stderr, "no_userns: cannot add the 32-bit ABI\n");
+        return 2;
+    }
+#endif
     struct scmp_arg_cmp newuser = {.arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = CLONE_NEWUSER,
                                    .datum_b = CLONE_NEWUSER};
     int rc = f ? 0 : -ENOMEM;
