@@ -45,6 +45,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/fs.h>
+#include <linux/fsverity.h>
 #include <netinet/in.h>
 
 #include "seccomp_rules.h"
@@ -156,6 +157,14 @@ static const struct rule rules[] = {
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), SHARED_HOST, "chattr flags on any file its uid owns"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), SHARED_HOST, "chattr flags (the 32-bit request)"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), SHARED_HOST, "project ids and flags on any file it owns"},
+    /* These need only ownership and a descriptor of any access mode: a
+     * read-only one of a host file. */
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETVERSION), SHARED_HOST, "inode generation of any file its uid owns"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETVERSION), SHARED_HOST, "inode generation (the 32-bit request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_ENABLE_VERITY), SHARED_HOST,
+     "fs-verity: a file it can write made read-only for good, through a read-only descriptor"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SET_ENCRYPTION_POLICY), SHARED_HOST,
+     "an encryption policy on an empty directory its uid owns (the host's files there then need the key)"},
 
     /* ---- other processes, with no PID namespace: the host's of the same
      * uid are in reach, and the kernel lets these calls change them with no

@@ -160,6 +160,115 @@ def a_metadata(hostfile):
     attempt("chattr +i (FS_IOC_SETFLAGS)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x10)))
     attempt("chattr +a (FS_IOC_SETFLAGS)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x20)))
     attempt("chattr +A (FS_IOC_SETFLAGS, no capability needed)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x80)))
+    # Ownership and any descriptor are enough for these: a read-only one.
+    attempt("FS_IOC_SETVERSION (the inode generation)", lambda: fcntl.ioctl(fd, 0x40087602, struct.pack("l", 7)))
+    attempt("FS_IOC32_SETVERSION", lambda: fcntl.ioctl(fd, 0x40047602, struct.pack("i", 7)))
+    attempt("FS_IOC_ENABLE_VERITY (read-only for good)",
+            lambda: fcntl.ioctl(fd, 0x40806685, struct.pack("<IIIIQIIQ", 1, 1, 12, 0, 0, 0, 0, 0) + bytes(88)))
+    dfd = os.open(os.path.dirname(hostfile), os.O_RDONLY)
+    attempt("FS_IOC_SET_ENCRYPTION_POLICY on the host directory",
+            lambda: fcntl.ioctl(dfd, 0x800c6613, b"\0\1\4\0" + b"A" * 8))
+
+
+def a_meta_broker(hostfile):
+    """The broker's chmod/chown/utimes/xattr: every other way to name a host
+    file (descriptors, dirfds, /proc, the broker's own /proc entries, ..),
+    hostile arguments, and a path swapped under it by another thread."""
+    import mmap
+    import threading
+    import time
+    hostdir = os.path.dirname(hostfile)
+    B = lambda s: ctypes.c_char_p(s.encode())
+    def call(what, nr, *args):
+        r, e = raw(nr, *args)
+        (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))(what)
+    hfd = os.open(hostfile, os.O_RDONLY)
+    pfd = os.open(hostfile, os.O_PATH)
+    dfd = os.open(hostdir, os.O_PATH | os.O_DIRECTORY)
+    AT_EMPTY_PATH, AT_SYMLINK_NOFOLLOW, AT_FDCWD = 0x1000, 0x100, -100
+    for what, fd in (("a read-only host fd", hfd), ("an O_PATH host fd", pfd),
+                     ("a host fd with high bits", (1 << 32) | hfd)):
+        call("fchmod " + what, 91, fd, 0o666)
+        call("fchown -1 -1 " + what, 93, fd, -1, -1)
+        call("utimensat(fd, NULL) " + what, 280, fd, 0, 0, 0)
+        call("utimensat AT_EMPTY_PATH " + what, 280, fd, B(""), 0, AT_EMPTY_PATH)
+        call("futimesat(fd, NULL) " + what, 261, fd, 0, 0)
+        call("fchmodat2 AT_EMPTY_PATH " + what, 452, fd, B(""), 0o666, AT_EMPTY_PATH)
+        call("fchownat AT_EMPTY_PATH " + what, 260, fd, B(""), -1, -1, AT_EMPTY_PATH)
+        call("fsetxattr " + what, 190, fd, B("user.evil"), B("1"), 1, 0)
+        call("fremovexattr " + what, 199, fd, B("user.evil"))
+    name = os.path.basename(hostfile)
+    for what, dirfd, path in (("a host dirfd", dfd, name), ("a host dirfd and ..", dfd, "../" + os.path.basename(hostdir) + "/" + name),
+                              ("a relative .. path", AT_FDCWD, "src/../" + os.path.relpath(hostfile)),
+                              ("/proc/self/fd (the broker's)", AT_FDCWD, "/proc/self/fd/%d" % hfd),
+                              ("/proc/PID/fd", AT_FDCWD, "/proc/%d/fd/%d" % (os.getpid(), hfd)),
+                              ("/proc/self/root", AT_FDCWD, "/proc/self/root" + hostfile),
+                              ("/proc/thread-self/root", AT_FDCWD, "/proc/thread-self/root" + hostfile),
+                              ("the broker's /proc/PID/root", AT_FDCWD, "/proc/%d/root%s" % (os.getppid(), hostfile)),
+                              ("the broker's /proc/PID/cwd", AT_FDCWD, "/proc/%d/cwd/%s" % (os.getppid(), os.path.relpath(hostfile)))):
+        call("fchmodat through " + what, 268, dirfd, B(path), 0o666)
+        call("fchownat -1 -1 through " + what, 260, dirfd, B(path), -1, -1, 0)
+        call("utimensat through " + what, 280, dirfd, B(path), 0, 0)
+        call("futimesat through " + what, 261, dirfd, B(path), 0)
+    for f in ("src/lnk", "src/rf", "src/rf.real", "src/rd", "src/rd.real"):
+        if os.path.islink(f) or os.path.isfile(f):
+            os.unlink(f)
+    os.symlink(hostfile, "src/lnk")
+    call("utimensat AT_SYMLINK_NOFOLLOW on a symlink to it", 280, AT_FDCWD, B("src/lnk"), 0, AT_SYMLINK_NOFOLLOW)
+    call("fchmodat2 AT_SYMLINK_NOFOLLOW on a symlink to it", 452, AT_FDCWD, B("src/lnk"), 0o666, AT_SYMLINK_NOFOLLOW)
+    call("lsetxattr on a symlink to it", 189, B("src/lnk"), B("user.evil"), B("1"), 1, 0)
+    call("setxattr through a symlink to it", 188, B("src/lnk"), B("user.evil"), B("1"), 1, 0)
+    call("chown -1 -1 through a symlink to it", 92, B("src/lnk"), -1, -1)
+    # Hostile arguments: the broker answers them and lives on.
+    m = mmap.mmap(-1, 4096)
+    m.write(b"a" * 4096)
+    end = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    big = ctypes.create_string_buffer(70000)
+    for what, nr, args in (("chmod, unterminated path at a page end", 90, (end, 0o666)),
+                           ("chmod, unmapped path", 90, (8, 0o666)), ("chmod, kernel address", 90, (-4096, 0o666)),
+                           ("fchmodat, negative dirfd", 268, (-5, B("x"), 0o666)),
+                           ("setxattr, a value past 64 KiB", 188, (B("src"), B("user.big"), big, 70000, 0)),
+                           ("setxattr, size with high bits", 188, (B("src"), B("user.big"), big, (1 << 40) | 4, 0)),
+                           ("setxattr, a name past 255 bytes", 188, (B("src"), B("user." + "a" * 300), B("1"), 1, 0)),
+                           ("setxattr, unmapped value", 188, (B("src"), B("user.v"), 8, 16, 0)),
+                           ("utimensat, unmapped times", 280, (AT_FDCWD, B("src"), 8, 0))):
+        call(what, nr, *args)
+    # A file and a directory swapped for symbolic links to the host's by
+    # another thread while the broker resolves.
+    os.makedirs("src/rd", exist_ok=True)
+    open("src/rd/" + name, "w").close()
+    open("src/rf", "w").close()
+    stop = []
+    def flip():
+        while not stop:
+            for a, target in (("src/rf", hostfile), ("src/rd", hostdir)):
+                os.rename(a, a + ".real")
+                os.symlink(target, a)
+                os.unlink(a)
+                os.rename(a + ".real", a)
+    t = threading.Thread(target=flip)
+    t.start()
+    done = 0
+    end_at = time.time() + 2
+    while time.time() < end_at:
+        for p in ("src/rf", "src/rd/" + name):
+            for fn in (lambda: os.chmod(p, 0o600), lambda: os.utime(p, (1, 1)), lambda: os.chown(p, -1, -1),
+                       lambda: os.setxattr(p, "user.race", b"1")):
+                try:
+                    fn()
+                    done += 1
+                except OSError:
+                    pass
+    stop.append(1)
+    t.join()
+    refused("swaps under the broker", "%d calls made on the workspace's own files" % done)
+    # The broker still serves the workload's own files.
+    open("src/own", "w").close()
+    os.chmod("src/own", 0o640)
+    os.utime("src/own", (631152000, 631152000))
+    os.setxattr("src/own", "user.mine", b"1")
+    st = os.stat("src/own")
+    print("broker alive" if (st.st_mode & 0o777, st.st_mtime) == (0o640, 631152000) else "broker broken")
 
 
 def a_memfd(secret):

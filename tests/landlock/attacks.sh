@@ -56,11 +56,19 @@ expect_content "$HOSTDIR/host-file" keep "the host file is neither swapped nor r
     fail "the host directory holds: $(ls -A "$HOSTDIR")"
 expect_absent "$WS/src/hl" "no hard link of the host file in the workspace"
 
-HOSTMODE=$(stat -c '%a %Y' "$HOSTDIR/host-file")
+HOSTMODE=$(stat -c '%a %Y %Z' "$HOSTDIR/host-file")
+sleep 1 # a change of its inode moves its ctime (to the second: stat -c %Z)
 ll_run "$POL" -- "$PY" "$ATK" metadata "$HOSTDIR/host-file"
-expect_refused "a host file's mode, times, user.* and ACL xattrs, owner, setuid bits, security xattrs, flags"
-case $(stat -c '%a %Y' "$HOSTDIR/host-file") in "$HOSTMODE") ok "the host file keeps its mode and times" ;;
-*) fail "the host file's mode or times changed: $(stat -c '%a %Y' "$HOSTDIR/host-file"), was $HOSTMODE" ;; esac
+expect_refused "a host file's mode, times, user.* and ACL xattrs, owner, setuid bits, security xattrs, flags, generation"
+case $(stat -c '%a %Y %Z' "$HOSTDIR/host-file") in "$HOSTMODE") ok "the host file keeps its mode, times and ctime" ;;
+*) fail "the host file's mode or times changed: $(stat -c '%a %Y %Z' "$HOSTDIR/host-file"), was $HOSTMODE" ;; esac
+ll_run "$POL" -- "$PY" "$ATK" meta-broker "$HOSTDIR/host-file"
+expect_refused "the broker's metadata calls: host descriptors, dirfds, /proc links, hostile arguments, swaps"
+expect_out '^broker alive$' "the broker still changes the workspace's own files afterwards"
+case $(stat -c '%a %Y %Z' "$HOSTDIR/host-file") in "$HOSTMODE") ok "the host file's inode is untouched by the broker" ;;
+*) fail "the host file's mode or times changed: $(stat -c '%a %Y %Z' "$HOSTDIR/host-file"), was $HOSTMODE" ;; esac
+"$PY" -c 'import os, sys; sys.exit(1 if os.listxattr(sys.argv[1]) else 0)' "$HOSTDIR/host-file" &&
+    ok "the host file has no extended attribute" || fail "the host file got an extended attribute"
 st=$(stat -c '%u:%g' "$HOSTDIR/host-file")
 [ "$st" = "$(id -u):$(id -g)" ] && ok "the host file keeps its owner ($st)" || fail "the host file's owner changed: $st"
 case $(stat -c %a "$HOSTDIR/host-file") in [4-7]???) fail "the host file got a setuid/setgid bit" ;; *) ok "no setuid/setgid bit" ;; esac
