@@ -50,6 +50,10 @@
 
 #include "seccomp_rules.h"
 
+/* ext4's own spelling of FS_IOC_SETVERSION (fs/ext4/ext4.h, not uapi). */
+#define EXT4_IOC_SETVERSION _IOW('f', 4, long)
+#define EXT4_IOC32_SETVERSION _IOW('f', 4, int)
+
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
 #endif
@@ -161,6 +165,8 @@ static const struct rule rules[] = {
      * read-only one of a host file. */
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETVERSION), SHARED_HOST, "inode generation of any file its uid owns"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETVERSION), SHARED_HOST, "inode generation (the 32-bit request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, EXT4_IOC_SETVERSION), SHARED_HOST, "inode generation (ext4's own request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, EXT4_IOC32_SETVERSION), SHARED_HOST, "inode generation (ext4's, 32-bit)"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_ENABLE_VERITY), SHARED_HOST,
      "fs-verity: a file it can write made read-only for good, through a read-only descriptor"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SET_ENCRYPTION_POLICY), SHARED_HOST,

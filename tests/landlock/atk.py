@@ -163,6 +163,8 @@ def a_metadata(hostfile):
     # Ownership and any descriptor are enough for these: a read-only one.
     attempt("FS_IOC_SETVERSION (the inode generation)", lambda: fcntl.ioctl(fd, 0x40087602, struct.pack("l", 7)))
     attempt("FS_IOC32_SETVERSION", lambda: fcntl.ioctl(fd, 0x40047602, struct.pack("i", 7)))
+    attempt("EXT4_IOC_SETVERSION", lambda: fcntl.ioctl(fd, 0x40086604, struct.pack("l", 7)))
+    attempt("EXT4_IOC32_SETVERSION", lambda: fcntl.ioctl(fd, 0x40046604, struct.pack("i", 7)))
     attempt("FS_IOC_ENABLE_VERITY (read-only for good)",
             lambda: fcntl.ioctl(fd, 0x40806685, struct.pack("<IIIIQIIQ", 1, 1, 12, 0, 0, 0, 0, 0) + bytes(88)))
     dfd = os.open(os.path.dirname(hostfile), os.O_RDONLY)
