@@ -226,6 +226,7 @@ HOSTPROC=$!
 ll_run "$POL" -- "$PY" "$ATK" hostproc "$HOSTPROC"
 expect_refused "a host process of the caller's: signal, SIGIO, environ, cwd, ptrace, limits, priority, scheduling"
 expect_out '^own priority 1$' "the workload's own priority can still be changed"
+expect_out '^broker alive after signals to its group: 0o600$' "signals to the workload's process group (the broker's) leave the broker alone"
 [ "$(ps -o ni= -p "$HOSTPROC" | tr -d ' ')" = 0 ] && ok "the host process keeps its priority" ||
     fail "the host process was reniced: $(ps -o ni= -p "$HOSTPROC")"
 kill -0 "$HOSTPROC" 2>/dev/null && ok "the host process is alive" || fail "the workload killed a host process"
