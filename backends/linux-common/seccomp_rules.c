@@ -44,6 +44,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/btrfs.h>
 #include <linux/fs.h>
 #include <linux/fsverity.h>
 #include <netinet/in.h>
@@ -171,6 +172,19 @@ static const struct rule rules[] = {
      "fs-verity: a file it can write made read-only for good, through a read-only descriptor"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SET_ENCRYPTION_POLICY), SHARED_HOST,
      "an encryption policy on an empty directory its uid owns (the host's files there then need the key)"},
+    /* btrfs makes and removes subvolumes -- directory entries -- in an
+     * ioctl, with a permission check of its own and no path hook that
+     * Landlock sees: a read-only descriptor of a host directory the uid may
+     * write to would take a new entry, and a subvolume it owns could be
+     * made read-only or removed (a root caller's: the host's root). */
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE), SHARED_HOST, "btrfs: a snapshot in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE_V2), SHARED_HOST, "btrfs: a snapshot in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE), SHARED_HOST, "btrfs: a subvolume in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE_V2), SHARED_HOST, "btrfs: a subvolume in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY), SHARED_HOST, "btrfs: a host subvolume removed"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY_V2), SHARED_HOST, "btrfs: a host subvolume removed"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_SETFLAGS), SHARED_HOST, "btrfs: a host subvolume made read-only"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SET_RECEIVED_SUBVOL), SHARED_HOST, "btrfs: a host subvolume's received UUID"},
 
     /* ---- other processes, with no PID namespace: the host's of the same
      * uid are in reach, and the kernel lets these calls change them with no

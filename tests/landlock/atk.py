@@ -170,6 +170,10 @@ def a_metadata(hostfile):
     dfd = os.open(os.path.dirname(hostfile), os.O_RDONLY)
     attempt("FS_IOC_SET_ENCRYPTION_POLICY on the host directory",
             lambda: fcntl.ioctl(dfd, 0x800c6613, b"\0\1\4\0" + b"A" * 8))
+    # btrfs (an ext4 host answers ENOTTY): a subvolume in the host directory.
+    attempt("BTRFS_IOC_SUBVOL_CREATE in the host directory",
+            lambda: fcntl.ioctl(dfd, 0x5000940e, bytearray(struct.pack("q", -1) + b"planted".ljust(4088, b"\0"))))
+    attempt("BTRFS_IOC_SUBVOL_SETFLAGS read-only", lambda: fcntl.ioctl(dfd, 0x4008941a, struct.pack("Q", 1)))
 
 
 def a_meta_broker(hostfile):
