@@ -210,6 +210,8 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
 #endif
     case SYS_fchmod: case SYS_fchmodat: case SYS_fchmodat2: {
         mode_t mode = (mode_t)a[nr == SYS_fchmodat || nr == SYS_fchmodat2 ? 2 : 1];
+        if (mode & (S_ISUID | S_ISGID))
+            return -EPERM; /* the filter refuses these already (seccomp_rules.c): never made here */
         if (S_ISLNK(st->st_mode))
             return -EOPNOTSUPP; /* Linux has no mode on a symbolic link */
         return fchmodat(AT_FDCWD, proc_path(fd, self), mode, 0) == 0 ? 0 : -errno;

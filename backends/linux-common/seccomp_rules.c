@@ -86,6 +86,9 @@ struct rule {
 /* Argument tests, spelt once. */
 #define NO_TEST {{0, 0, 0}}, 0
 #define HAS_FLAG(a, flag) {{(a), (flag), (flag)}}, 1
+/* A mode with neither set-id bit: with the SETID_MODE rules, every value
+ * of these two bits hits exactly one rule. */
+#define NO_SETID(a) {{(a), S_ISUID | S_ISGID, 0}}, 1
 #define LOW32_EQ(a, v) {{(a), 0xffffffffULL, (v)}}, 1
 /* args[a] != v as all 64 bits (a pid or a `which` with high garbage fails too). */
 #define NOT_EQ(a, v) {{(a), NOT_EQUAL, (v)}}, 1
@@ -137,11 +140,15 @@ static const struct rule rules[] = {
      * file its uid owns.  The broker makes these calls on the inode it
      * checked (meta_broker.c).  The set-id mode rules below win over these
      * (an errno outranks a notification).  The newest forms, with their
-     * arguments in structures, are refused. ---- */
-    {"chmod", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
-    {"fchmod", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
-    {"fchmodat", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
-    {"fchmodat2", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
+     * arguments in structures, are refused.  The mode calls go to the
+     * broker only without a set-id bit: libseccomp drops a syscall's
+     * conditional rules when it also has an unconditional one, so an
+     * unconditional NOTIFY here would silently void the set-id rules
+     * below, whatever the errno's precedence in the kernel. ---- */
+    {"chmod", NOTIFY, NO_SETID(1), SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmod", NOTIFY, NO_SETID(1), SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmodat", NOTIFY, NO_SETID(2), SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmodat2", NOTIFY, NO_SETID(2), SHARED_HOST, "mode: beneath a writable root only"},
     {"chown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
     {"fchown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
     {"lchown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},

@@ -176,10 +176,12 @@ def a_metadata(hostfile):
     attempt("BTRFS_IOC_SUBVOL_SETFLAGS read-only", lambda: fcntl.ioctl(dfd, 0x4008941a, struct.pack("Q", 1)))
 
 
-def a_meta_broker(hostfile):
+def a_meta_broker(hostfile, *denied):
     """The broker's chmod/chown/utimes/xattr: every other way to name a host
     file (descriptors, dirfds, /proc, the broker's own /proc entries, ..),
-    hostile arguments, and a path swapped under it by another thread."""
+    hostile arguments, and a path swapped under it by another thread; and
+    the denied files of the workspace, by symlink, descriptor and from a
+    working directory beside them."""
     import mmap
     import threading
     import time
@@ -225,6 +227,31 @@ def a_meta_broker(hostfile):
     call("lsetxattr on a symlink to it", 189, B("src/lnk"), B("user.evil"), B("1"), 1, 0)
     call("setxattr through a symlink to it", 188, B("src/lnk"), B("user.evil"), B("1"), 1, 0)
     call("chown -1 -1 through a symlink to it", 92, B("src/lnk"), -1, -1)
+    # A set-id mode on a file of the workspace (a root caller's: setuid
+    # root), by every mode call, with high bits in the mode too.
+    import shutil
+    shutil.copy("/bin/true", "src/suid")
+    sfd = os.open("src/suid", os.O_RDONLY)
+    for mode in (0o4755, 0o2755, 0o6755, (1 << 32) | 0o4755):
+        call("chmod %#o of a workspace file" % mode, 90, B("src/suid"), mode)
+        call("fchmod %#o" % mode, 91, sfd, mode)
+        call("fchmodat %#o" % mode, 268, AT_FDCWD, B("src/suid"), mode)
+        call("fchmodat2 %#o" % mode, 452, AT_FDCWD, B("src/suid"), mode, 0)
+    if os.stat("src/suid").st_mode & 0o6000:
+        succeeded("the workspace file has a set-id bit: %#o" % os.stat("src/suid").st_mode)
+    for i, d in enumerate(denied):
+        link = "src/to-denied-%d" % i
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink(d, link)
+        attempt("chmod of %s through a symlink in the workspace" % d, lambda: os.chmod(link, 0o666))
+        attempt("utime of %s through a symlink" % d, lambda: os.utime(link, (1, 1)))
+        fd = os.open(d, os.O_PATH)
+        call("fchmodat2 AT_EMPTY_PATH on an O_PATH fd of " + d, 452, fd, B(""), 0o666, AT_EMPTY_PATH)
+        call("fchownat -1 -1 AT_EMPTY_PATH on an O_PATH fd of " + d, 260, fd, B(""), -1, -1, AT_EMPTY_PATH)
+        os.chdir(os.path.dirname(d))
+        attempt("setxattr of %s from its directory" % d, lambda: os.setxattr(os.path.basename(d), "user.evil", b"1"))
+        os.chdir(os.environ["WS"])
     # Hostile arguments: the broker answers them and lives on.
     m = mmap.mmap(-1, 4096)
     m.write(b"a" * 4096)
