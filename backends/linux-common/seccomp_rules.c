@@ -138,13 +138,12 @@ static const struct rule rules[] = {
     /* ---- file metadata, which Landlock does not mediate: without a
      * read-only mount the workload could chmod, chown, touch or tag every
      * file its uid owns.  The broker makes these calls on the inode it
-     * checked (meta_broker.c).  The set-id mode rules below win over these
-     * (an errno outranks a notification).  The newest forms, with their
-     * arguments in structures, are refused.  The mode calls go to the
-     * broker only without a set-id bit: libseccomp drops a syscall's
-     * conditional rules when it also has an unconditional one, so an
-     * unconditional NOTIFY here would silently void the set-id rules
-     * below, whatever the errno's precedence in the kernel. ---- */
+     * checked (meta_broker.c).  The newest forms, with their arguments in
+     * structures, are refused.  The mode calls go to the broker only
+     * without a set-id bit, the set-id rules below taking the others:
+     * libseccomp drops a syscall's conditional rules when it also has an
+     * unconditional one, so an unconditional NOTIFY here would silently
+     * void them (the broker refuses set-id modes too). ---- */
     {"chmod", NOTIFY, NO_SETID(1), SHARED_HOST, "mode: beneath a writable root only"},
     {"fchmod", NOTIFY, NO_SETID(1), SHARED_HOST, "mode: beneath a writable root only"},
     {"fchmodat", NOTIFY, NO_SETID(2), SHARED_HOST, "mode: beneath a writable root only"},
