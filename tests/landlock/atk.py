@@ -237,6 +237,11 @@ def a_meta_broker(hostfile, *denied):
         call("fchmod %#o" % mode, 91, sfd, mode)
         call("fchmodat %#o" % mode, 268, AT_FDCWD, B("src/suid"), mode)
         call("fchmodat2 %#o" % mode, 452, AT_FDCWD, B("src/suid"), mode, 0)
+    # File capabilities and trusted.* on a file of the workspace: the broker
+    # holds no capability (CAP_SETFCAP, CAP_SYS_ADMIN) to make them.
+    for name, value in (("security.capability", struct.pack("<IIIII", 0x02000000, 1 << 21, 0, 0, 0)),
+                        ("trusted.evil", b"1")):
+        attempt("setxattr %s on a workspace file" % name, lambda: os.setxattr("src/suid", name, value))
     if os.stat("src/suid").st_mode & 0o6000:
         succeeded("the workspace file has a set-id bit: %#o" % os.stat("src/suid").st_mode)
     for i, d in enumerate(denied):
