@@ -121,8 +121,13 @@ static int read_times(pid_t pid, long nr, uint64_t addr, struct timespec ts[2], 
     } else {
         struct timeval tv[2];
         rc = broker_read(pid, addr, tv, sizeof tv);
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; rc == 0 && i < 2; i++) {
+            /* The kernel's range (do_futimesat); beyond it, * 1000 overflows
+             * into a valid-looking nanosecond count. */
+            if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+                return -EINVAL;
             ts[i] = (struct timespec){tv[i].tv_sec, tv[i].tv_usec * 1000};
+        }
     }
     *out = ts;
     return rc;

@@ -262,6 +262,8 @@ def a_meta_broker(hostfile, *denied):
     m.write(b"a" * 4096)
     end = ctypes.addressof(ctypes.c_char.from_buffer(m))
     big = ctypes.create_string_buffer(70000)
+    wrap_tv = ctypes.create_string_buffer(struct.pack("<qqqq", 1, (1 << 61) + 8, 1, (1 << 61) + 8), 32)
+    neg_tv = ctypes.create_string_buffer(struct.pack("<qqqq", 1, -1, 1, 0), 32)
     for what, nr, args in (("chmod, unterminated path at a page end", 90, (end, 0o666)),
                            ("chmod, unmapped path", 90, (8, 0o666)), ("chmod, kernel address", 90, (-4096, 0o666)),
                            ("fchmodat, negative dirfd", 268, (-5, B("x"), 0o666)),
@@ -269,7 +271,10 @@ def a_meta_broker(hostfile, *denied):
                            ("setxattr, size with high bits", 188, (B("src"), B("user.big"), big, (1 << 40) | 4, 0)),
                            ("setxattr, a name past 255 bytes", 188, (B("src"), B("user." + "a" * 300), B("1"), 1, 0)),
                            ("setxattr, unmapped value", 188, (B("src"), B("user.v"), 8, 16, 0)),
-                           ("utimensat, unmapped times", 280, (AT_FDCWD, B("src"), 8, 0))):
+                           ("utimensat, unmapped times", 280, (AT_FDCWD, B("src"), 8, 0)),
+                           # tv_usec * 1000 wraps to 8000 ns: the kernel says EINVAL
+                           ("utimes, tv_usec out of range", 235, (B("src"), ctypes.addressof(wrap_tv))),
+                           ("futimesat, negative tv_usec", 261, (AT_FDCWD, B("src"), ctypes.addressof(neg_tv)))):
         call(what, nr, *args)
     # A file and a directory swapped for symbolic links to the host's by
     # another thread while the broker resolves.
@@ -522,7 +527,8 @@ def a_hostproc(pid):
     (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("ioprio_set on its own group, the broker's")
     (succeeded if os.getpriority(os.PRIO_PROCESS, broker) != before else
      lambda w: refused(w, "unchanged"))("the broker's priority")
-    r, e = raw(314, int(pid), ctypes.addressof(ctypes.create_string_buffer(struct.pack("<IIQiIQQQ", 56, 5, 0, 0, 0, 0, 0, 0), 56)), 0)
+    attr = ctypes.create_string_buffer(struct.pack("<IIQiIQQQ", 56, 5, 0, 0, 0, 0, 0, 0), 56)
+    r, e = raw(314, int(pid), ctypes.addressof(attr), 0)
     (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("sched_setattr(SCHED_IDLE) on it")
     r, e = raw(256, int(pid), 64, ctypes.addressof(ctypes.c_ulong(1)), ctypes.addressof(ctypes.c_ulong(1)))
     (succeeded if r >= 0 else lambda w: refused(w, os.strerror(e)))("migrate_pages of it")
