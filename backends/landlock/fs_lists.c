@@ -9,8 +9,11 @@
  * grants their writes by uid alone, so with "/" granted (or a chroot with
  * its own /proc in the workspace) a root caller's workload could write
  * /proc/sys/kernel/core_pattern and run code as full root on the host, or
- * a raw disk.  linux-ns makes the same mounts read-only.  A mount made
- * there after the launch is not excluded.
+ * a raw disk.  linux-ns makes the same mounts read-only.  A writable root
+ * that lies inside such a mount (allowedWritePaths: /proc/sys/kernel,
+ * /sys/kernel/mm, /dev/sda) is excluded as a whole: no mount of it is at or
+ * beneath the root, but every file beneath it is the kernel's.  A mount
+ * made there after the launch is not excluded.
  */
 #include "config.h"
 
@@ -40,17 +43,15 @@ struct mounts {
     const struct fs_lists *l;
     char **found;
     size_t count, cap;
+    /* Per writable root: the longest mount point at or above it so far,
+     * and whether that mount is one to exclude (the innermost mount holding
+     * the root: /dev/shm is a tmpfs, though /dev is a devtmpfs). */
+    size_t *inner_len;
+    bool *inner_excluded;
 };
 
-/* A kernel-interface or device mount at or beneath a writable root. */
-static int collect_mount(const struct mount_info *m, void *arg)
+static int add_found(struct mounts *ms, const char *path)
 {
-    struct mounts *ms = arg;
-    bool beneath = false;
-    for (size_t i = 0; ms->l->writable[i] && !beneath; i++)
-        beneath = path_at_or_beneath(m->point, ms->l->writable[i]);
-    if (!beneath || !excluded_fs(m->fstype))
-        return 0;
     if (ms->count == ms->cap) {
         size_t cap = ms->cap ? ms->cap * 2 : 16;
         char **grown = realloc(ms->found, cap * sizeof *grown);
@@ -59,10 +60,29 @@ static int collect_mount(const struct mount_info *m, void *arg)
         ms->found = grown;
         ms->cap = cap;
     }
-    if (!(ms->found[ms->count] = strdup(m->point)))
+    if (!(ms->found[ms->count] = strdup(path)))
         return -1;
     ms->count++;
     return 0;
+}
+
+/* A kernel-interface or device mount at or beneath a writable root; and,
+ * for each root, the mount it lies in (a later line of the table, mounted
+ * over an earlier one at the same point, wins). */
+static int collect_mount(const struct mount_info *m, void *arg)
+{
+    struct mounts *ms = arg;
+    bool beneath = false;
+    for (size_t i = 0; ms->l->writable[i]; i++) {
+        const char *root = ms->l->writable[i];
+        beneath = beneath || path_at_or_beneath(m->point, root);
+        size_t len = strlen(m->point);
+        if (path_at_or_beneath(root, m->point) && len >= ms->inner_len[i]) {
+            ms->inner_len[i] = len;
+            ms->inner_excluded[i] = excluded_fs(m->fstype);
+        }
+    }
+    return beneath && excluded_fs(m->fstype) ? add_found(ms, m->point) : 0;
 }
 
 int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen)
@@ -82,8 +102,15 @@ int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *er
         out->writable[w++] = out->workspace = ctx->cwd;
     append_all(out->write_denied, &nd, dw);
     append_all(out->no_read, &nr, dr);
-    struct mounts ms = {.l = out};
-    if (mountinfo_each(collect_mount, &ms, err, errlen) != 0) {
+    struct mounts ms = {.l = out, .inner_len = calloc(w + 1, sizeof *ms.inner_len),
+                        .inner_excluded = calloc(w + 1, sizeof *ms.inner_excluded)};
+    int rc = ms.inner_len && ms.inner_excluded ? mountinfo_each(collect_mount, &ms, err, errlen) : -1;
+    for (size_t i = 0; rc == 0 && i < w; i++)
+        if (ms.inner_excluded[i])
+            rc = add_found(&ms, out->writable[i]); /* a root inside a kernel interface */
+    free(ms.inner_len);
+    free(ms.inner_excluded);
+    if (rc != 0) {
         for (size_t i = 0; i < ms.count; i++)
             free(ms.found[i]);
         free(ms.found);

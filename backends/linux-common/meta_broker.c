@@ -121,29 +121,102 @@ static int read_times(pid_t pid, long nr, uint64_t addr, struct timespec ts[2], 
     } else {
         struct timeval tv[2];
         rc = broker_read(pid, addr, tv, sizeof tv);
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; rc == 0 && i < 2; i++) {
+            /* The kernel's range (do_futimesat); beyond it, * 1000 overflows
+             * into a valid-looking nanosecond count. */
+            if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+                return -EINVAL;
             ts[i] = (struct timespec){tv[i].tv_sec, tv[i].tv_usec * 1000};
+        }
     }
     *out = ts;
     return rc;
 }
 
-/* Make the change on `fd` (O_PATH unless fd_arg named it): 0 or -errno. */
-static int apply(const struct seccomp_notif *req, int fd, const struct stat *st)
+/* What a call carries beyond its target, read from the workload before
+ * the last check that the call is still pending: once the thread is gone
+ * its id may name another process, whose memory this must not copy into a
+ * file the workload can read. */
+struct meta_input {
+    struct timespec ts[2], *times;
+    char name[MAX_XATTR_NAME];
+    char *value;
+    size_t size;
+};
+
+static bool is_setxattr(long nr)
+{
+    return nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr;
+}
+
+static bool is_times(long nr)
+{
+    switch (nr) {
+#ifdef SYS_utime
+    case SYS_utime:
+#endif
+#ifdef SYS_utimes
+    case SYS_utimes:
+#endif
+#ifdef SYS_futimesat
+    case SYS_futimesat:
+#endif
+    case SYS_utimensat: return true;
+    default: return false;
+    }
+}
+
+static bool is_xattr(long nr)
+{
+    return is_setxattr(nr) || nr == SYS_removexattr || nr == SYS_lremovexattr || nr == SYS_fremovexattr;
+}
+
+/* Read the times, or the attribute's name and value: 0 or -errno. */
+static int read_input(const struct seccomp_notif *req, struct meta_input *in)
 {
     const __u64 *a = req->data.args;
     long nr = req->data.nr;
     pid_t pid = (pid_t)req->pid;
+    int rc;
+    in->times = NULL;
+    in->value = NULL;
+    in->size = 0;
+    if (is_times(nr)) {
+        int arg = nr == SYS_utimensat ? 2 : 1; /* (dirfd, path, times) or (path, times) */
+#ifdef SYS_futimesat
+        if (nr == SYS_futimesat)
+            arg = 2;
+#endif
+        return read_times(pid, nr, a[arg], in->ts, &in->times);
+    }
+    if (!is_xattr(nr))
+        return 0;
+    if ((rc = broker_read_string(pid, a[1], in->name, sizeof in->name)) != 0)
+        return rc == -ENAMETOOLONG ? -ERANGE : rc;
+    if (!is_setxattr(nr))
+        return 0;
+    in->size = (size_t)a[3];
+    if (in->size > MAX_XATTR_VALUE)
+        return -E2BIG;
+    if (!(in->value = malloc(in->size ? in->size : 1)))
+        return -ENOMEM;
+    return broker_read(pid, a[2], in->value, in->size);
+}
+
+/* Make the change on `fd` (O_PATH unless fd_arg named it): 0 or -errno. */
+static int apply(const struct seccomp_notif *req, int fd, const struct stat *st, const struct meta_input *in)
+{
+    const __u64 *a = req->data.args;
+    long nr = req->data.nr;
     char self[32];
-    int rc = 0;
-    struct timespec ts[2], *times;
-    char name[MAX_XATTR_NAME];
     switch (nr) {
 #ifdef SYS_chmod
     case SYS_chmod:
 #endif
     case SYS_fchmod: case SYS_fchmodat: case SYS_fchmodat2: {
         mode_t mode = (mode_t)a[nr == SYS_fchmodat || nr == SYS_fchmodat2 ? 2 : 1];
+        if (mode & (S_ISUID | S_ISGID))
+            return -EPERM; /* the filter refuses these already (seccomp_rules.c): never made here */
         if (S_ISLNK(st->st_mode))
             return -EOPNOTSUPP; /* Linux has no mode on a symbolic link */
         return fchmodat(AT_FDCWD, proc_path(fd, self), mode, 0) == 0 ? 0 : -errno;
@@ -155,51 +228,22 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st)
         int at = nr == SYS_fchownat;
         return fchownat(fd, "", (uid_t)a[1 + at], (gid_t)a[2 + at], AT_EMPTY_PATH) == 0 ? 0 : -errno;
     }
-#ifdef SYS_utime
-    case SYS_utime:
-#endif
-#ifdef SYS_utimes
-    case SYS_utimes:
-#endif
-#ifdef SYS_futimesat
-    case SYS_futimesat:
-#endif
-    case SYS_utimensat: {
-        int arg = nr == SYS_utimensat ? 2 : 1; /* (dirfd, path, times) or (path, times) */
-#ifdef SYS_futimesat
-        if (nr == SYS_futimesat)
-            arg = 2;
-#endif
-        if ((rc = read_times(pid, nr, a[arg], ts, &times)) != 0)
-            return rc;
-        if (S_ISLNK(st->st_mode))
-            return -EOPNOTSUPP; /* not brokered: rare, and fails closed */
-        return utimensat(AT_FDCWD, proc_path(fd, self), times, 0) == 0 ? 0 : -errno;
-    }
     default:
         break;
     }
-    /* The extended attributes: name first, then the value. */
+    if (is_times(nr)) {
+        if (S_ISLNK(st->st_mode))
+            return -EOPNOTSUPP; /* not brokered: rare, and fails closed */
+        return utimensat(AT_FDCWD, proc_path(fd, self), in->times, 0) == 0 ? 0 : -errno;
+    }
+    /* The extended attributes. */
     bool by_fd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
-    if ((rc = broker_read_string(pid, a[1], name, sizeof name)) != 0)
-        return rc == -ENAMETOOLONG ? -ERANGE : rc;
     if (S_ISLNK(st->st_mode))
         return -EPERM; /* user.* attributes exist on files and directories only */
-    if (nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr) {
-        size_t size = (size_t)a[3];
-        if (size > MAX_XATTR_VALUE)
-            return -E2BIG;
-        char *value = malloc(size ? size : 1);
-        if (!value)
-            return -ENOMEM;
-        rc = broker_read(pid, a[2], value, size);
-        if (rc == 0)
-            rc = (by_fd ? fsetxattr(fd, name, value, size, (int)a[4])
-                        : setxattr(proc_path(fd, self), name, value, size, (int)a[4])) == 0 ? 0 : -errno;
-        free(value);
-        return rc;
-    }
-    return (by_fd ? fremovexattr(fd, name) : removexattr(proc_path(fd, self), name)) == 0 ? 0 : -errno;
+    if (is_setxattr(nr))
+        return (by_fd ? fsetxattr(fd, in->name, in->value, in->size, (int)a[4])
+                      : setxattr(proc_path(fd, self), in->name, in->value, in->size, (int)a[4])) == 0 ? 0 : -errno;
+    return (by_fd ? fremovexattr(fd, in->name) : removexattr(proc_path(fd, self), in->name)) == 0 ? 0 : -errno;
 }
 
 /* How each brokered call names its target. */
@@ -245,11 +289,16 @@ bool meta_broker_serve(int listener, const struct seccomp_notif *req, const stru
         rc = -errno;
     if (rc == 0)
         rc = rules->path_writable(fd, &st, rules->arg);
-    /* The thread may have died and its id been reused meanwhile. */
+    struct meta_input in = {0};
+    if (rc == 0)
+        rc = read_input(req, &in);
+    /* The thread may have died and its id been reused meanwhile: then
+     * nothing read since the last check is used. */
     if (rc == 0 && !broker_id_valid(listener, req->id))
         rc = -EINTR;
     if (rc == 0)
-        rc = apply(req, fd, &st);
+        rc = apply(req, fd, &st, &in);
+    free(in.value);
     if (fd >= 0)
         close(fd);
     broker_respond(listener, req->id, rc);

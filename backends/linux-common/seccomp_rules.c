@@ -44,10 +44,16 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/btrfs.h>
 #include <linux/fs.h>
+#include <linux/fsverity.h>
 #include <netinet/in.h>
 
 #include "seccomp_rules.h"
+
+/* ext4's own spelling of FS_IOC_SETVERSION (fs/ext4/ext4.h, not uapi). */
+#define EXT4_IOC_SETVERSION _IOW('f', 4, long)
+#define EXT4_IOC32_SETVERSION _IOW('f', 4, int)
 
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
@@ -80,6 +86,9 @@ struct rule {
 /* Argument tests, spelt once. */
 #define NO_TEST {{0, 0, 0}}, 0
 #define HAS_FLAG(a, flag) {{(a), (flag), (flag)}}, 1
+/* A mode with neither set-id bit: with the SETID_MODE rules, every value
+ * of these two bits hits exactly one rule. */
+#define NO_SETID(a) {{(a), S_ISUID | S_ISGID, 0}}, 1
 #define LOW32_EQ(a, v) {{(a), 0xffffffffULL, (v)}}, 1
 /* args[a] != v as all 64 bits (a pid or a `which` with high garbage fails too). */
 #define NOT_EQ(a, v) {{(a), NOT_EQUAL, (v)}}, 1
@@ -129,13 +138,16 @@ static const struct rule rules[] = {
     /* ---- file metadata, which Landlock does not mediate: without a
      * read-only mount the workload could chmod, chown, touch or tag every
      * file its uid owns.  The broker makes these calls on the inode it
-     * checked (meta_broker.c).  The set-id mode rules below win over these
-     * (an errno outranks a notification).  The newest forms, with their
-     * arguments in structures, are refused. ---- */
-    {"chmod", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
-    {"fchmod", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
-    {"fchmodat", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
-    {"fchmodat2", NOTIFY, NO_TEST, SHARED_HOST, "mode: beneath a writable root only"},
+     * checked (meta_broker.c).  The newest forms, with their arguments in
+     * structures, are refused.  The mode calls go to the broker only
+     * without a set-id bit, the set-id rules below taking the others:
+     * libseccomp drops a syscall's conditional rules when it also has an
+     * unconditional one, so an unconditional NOTIFY here would silently
+     * void them (the broker refuses set-id modes too). ---- */
+    {"chmod", NOTIFY, NO_SETID(1), SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmod", NOTIFY, NO_SETID(1), SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmodat", NOTIFY, NO_SETID(2), SHARED_HOST, "mode: beneath a writable root only"},
+    {"fchmodat2", NOTIFY, NO_SETID(2), SHARED_HOST, "mode: beneath a writable root only"},
     {"chown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
     {"fchown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
     {"lchown", NOTIFY, NO_TEST, SHARED_HOST, "owner: beneath a writable root only"},
@@ -156,6 +168,29 @@ static const struct rule rules[] = {
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), SHARED_HOST, "chattr flags on any file its uid owns"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), SHARED_HOST, "chattr flags (the 32-bit request)"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), SHARED_HOST, "project ids and flags on any file it owns"},
+    /* These need only ownership and a descriptor of any access mode: a
+     * read-only one of a host file. */
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETVERSION), SHARED_HOST, "inode generation of any file its uid owns"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETVERSION), SHARED_HOST, "inode generation (the 32-bit request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, EXT4_IOC_SETVERSION), SHARED_HOST, "inode generation (ext4's own request)"},
+    {"ioctl", EPERM, LOW32_EQ(1, EXT4_IOC32_SETVERSION), SHARED_HOST, "inode generation (ext4's, 32-bit)"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_ENABLE_VERITY), SHARED_HOST,
+     "fs-verity: a file it can write made read-only for good, through a read-only descriptor"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SET_ENCRYPTION_POLICY), SHARED_HOST,
+     "an encryption policy on an empty directory its uid owns (the host's files there then need the key)"},
+    /* btrfs makes and removes subvolumes -- directory entries -- in an
+     * ioctl, with a permission check of its own and no path hook that
+     * Landlock sees: a read-only descriptor of a host directory the uid may
+     * write to would take a new entry, and a subvolume it owns could be
+     * made read-only or removed (a root caller's: the host's root). */
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE), SHARED_HOST, "btrfs: a snapshot in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE_V2), SHARED_HOST, "btrfs: a snapshot in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE), SHARED_HOST, "btrfs: a subvolume in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE_V2), SHARED_HOST, "btrfs: a subvolume in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY), SHARED_HOST, "btrfs: a host subvolume removed"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY_V2), SHARED_HOST, "btrfs: a host subvolume removed"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_SETFLAGS), SHARED_HOST, "btrfs: a host subvolume made read-only"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SET_RECEIVED_SUBVOL), SHARED_HOST, "btrfs: a host subvolume's received UUID"},
 
     /* ---- other processes, with no PID namespace: the host's of the same
      * uid are in reach, and the kernel lets these calls change them with no

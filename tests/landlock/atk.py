@@ -160,6 +160,182 @@ def a_metadata(hostfile):
     attempt("chattr +i (FS_IOC_SETFLAGS)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x10)))
     attempt("chattr +a (FS_IOC_SETFLAGS)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x20)))
     attempt("chattr +A (FS_IOC_SETFLAGS, no capability needed)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x80)))
+    # Ownership and any descriptor are enough for these: a read-only one.
+    attempt("FS_IOC_SETVERSION (the inode generation)", lambda: fcntl.ioctl(fd, 0x40087602, struct.pack("l", 7)))
+    attempt("FS_IOC32_SETVERSION", lambda: fcntl.ioctl(fd, 0x40047602, struct.pack("i", 7)))
+    attempt("EXT4_IOC_SETVERSION", lambda: fcntl.ioctl(fd, 0x40086604, struct.pack("l", 7)))
+    attempt("EXT4_IOC32_SETVERSION", lambda: fcntl.ioctl(fd, 0x40046604, struct.pack("i", 7)))
+    attempt("FS_IOC_ENABLE_VERITY (read-only for good)",
+            lambda: fcntl.ioctl(fd, 0x40806685, struct.pack("<IIIIQIIQ", 1, 1, 12, 0, 0, 0, 0, 0) + bytes(88)))
+    dfd = os.open(os.path.dirname(hostfile), os.O_RDONLY)
+    attempt("FS_IOC_SET_ENCRYPTION_POLICY on the host directory",
+            lambda: fcntl.ioctl(dfd, 0x800c6613, b"\0\1\4\0" + b"A" * 8))
+    # btrfs (an ext4 host answers ENOTTY): a subvolume in the host directory.
+    attempt("BTRFS_IOC_SUBVOL_CREATE in the host directory",
+            lambda: fcntl.ioctl(dfd, 0x5000940e, bytearray(struct.pack("q", -1) + b"planted".ljust(4088, b"\0"))))
+    attempt("BTRFS_IOC_SUBVOL_SETFLAGS read-only", lambda: fcntl.ioctl(dfd, 0x4008941a, struct.pack("Q", 1)))
+
+
+def a_meta_broker(hostfile, *denied):
+    """The broker's chmod/chown/utimes/xattr: every other way to name a host
+    file (descriptors, dirfds, /proc, the broker's own /proc entries, ..),
+    hostile arguments, and a path swapped under it by another thread; and
+    the denied files of the workspace, by symlink, descriptor and from a
+    working directory beside them."""
+    import mmap
+    import threading
+    import time
+    hostdir = os.path.dirname(hostfile)
+    B = lambda s: ctypes.c_char_p(s.encode())
+    def call(what, nr, *args):
+        r, e = raw(nr, *args)
+        (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))(what)
+    hfd = os.open(hostfile, os.O_RDONLY)
+    pfd = os.open(hostfile, os.O_PATH)
+    dfd = os.open(hostdir, os.O_PATH | os.O_DIRECTORY)
+    AT_EMPTY_PATH, AT_SYMLINK_NOFOLLOW, AT_FDCWD = 0x1000, 0x100, -100
+    for what, fd in (("a read-only host fd", hfd), ("an O_PATH host fd", pfd),
+                     ("a host fd with high bits", (1 << 32) | hfd)):
+        call("fchmod " + what, 91, fd, 0o666)
+        call("fchown -1 -1 " + what, 93, fd, -1, -1)
+        call("utimensat(fd, NULL) " + what, 280, fd, 0, 0, 0)
+        call("utimensat AT_EMPTY_PATH " + what, 280, fd, B(""), 0, AT_EMPTY_PATH)
+        call("futimesat(fd, NULL) " + what, 261, fd, 0, 0)
+        call("fchmodat2 AT_EMPTY_PATH " + what, 452, fd, B(""), 0o666, AT_EMPTY_PATH)
+        call("fchownat AT_EMPTY_PATH " + what, 260, fd, B(""), -1, -1, AT_EMPTY_PATH)
+        call("fsetxattr " + what, 190, fd, B("user.evil"), B("1"), 1, 0)
+        call("fremovexattr " + what, 199, fd, B("user.evil"))
+    name = os.path.basename(hostfile)
+    for what, dirfd, path in (("a host dirfd", dfd, name), ("a host dirfd and ..", dfd, "../" + os.path.basename(hostdir) + "/" + name),
+                              ("a relative .. path", AT_FDCWD, "src/../" + os.path.relpath(hostfile)),
+                              ("/proc/self/fd (the broker's)", AT_FDCWD, "/proc/self/fd/%d" % hfd),
+                              ("/proc/PID/fd", AT_FDCWD, "/proc/%d/fd/%d" % (os.getpid(), hfd)),
+                              ("/proc/self/root", AT_FDCWD, "/proc/self/root" + hostfile),
+                              ("/proc/thread-self/root", AT_FDCWD, "/proc/thread-self/root" + hostfile),
+                              ("the broker's /proc/PID/root", AT_FDCWD, "/proc/%d/root%s" % (os.getppid(), hostfile)),
+                              ("the broker's /proc/PID/cwd", AT_FDCWD, "/proc/%d/cwd/%s" % (os.getppid(), os.path.relpath(hostfile)))):
+        call("fchmodat through " + what, 268, dirfd, B(path), 0o666)
+        call("fchownat -1 -1 through " + what, 260, dirfd, B(path), -1, -1, 0)
+        call("utimensat through " + what, 280, dirfd, B(path), 0, 0)
+        call("futimesat through " + what, 261, dirfd, B(path), 0)
+    for f in ("src/lnk", "src/rf", "src/rf.real", "src/rd", "src/rd.real"):
+        if os.path.islink(f) or os.path.isfile(f):
+            os.unlink(f)
+    os.symlink(hostfile, "src/lnk")
+    call("utimensat AT_SYMLINK_NOFOLLOW on a symlink to it", 280, AT_FDCWD, B("src/lnk"), 0, AT_SYMLINK_NOFOLLOW)
+    call("fchmodat2 AT_SYMLINK_NOFOLLOW on a symlink to it", 452, AT_FDCWD, B("src/lnk"), 0o666, AT_SYMLINK_NOFOLLOW)
+    call("lsetxattr on a symlink to it", 189, B("src/lnk"), B("user.evil"), B("1"), 1, 0)
+    call("setxattr through a symlink to it", 188, B("src/lnk"), B("user.evil"), B("1"), 1, 0)
+    call("chown -1 -1 through a symlink to it", 92, B("src/lnk"), -1, -1)
+    # A set-id mode on a file of the workspace (a root caller's: setuid
+    # root), by every mode call, with high bits in the mode too.
+    import shutil
+    shutil.copy("/bin/true", "src/suid")
+    sfd = os.open("src/suid", os.O_RDONLY)
+    for mode in (0o4755, 0o2755, 0o6755, (1 << 32) | 0o4755):
+        call("chmod %#o of a workspace file" % mode, 90, B("src/suid"), mode)
+        call("fchmod %#o" % mode, 91, sfd, mode)
+        call("fchmodat %#o" % mode, 268, AT_FDCWD, B("src/suid"), mode)
+        call("fchmodat2 %#o" % mode, 452, AT_FDCWD, B("src/suid"), mode, 0)
+    # File capabilities and trusted.* on a file of the workspace: the broker
+    # holds no capability (CAP_SETFCAP, CAP_SYS_ADMIN) to make them.
+    for name, value in (("security.capability", struct.pack("<IIIII", 0x02000000, 1 << 21, 0, 0, 0)),
+                        ("trusted.evil", b"1")):
+        attempt("setxattr %s on a workspace file" % name, lambda: os.setxattr("src/suid", name, value))
+    if os.stat("src/suid").st_mode & 0o6000:
+        succeeded("the workspace file has a set-id bit: %#o" % os.stat("src/suid").st_mode)
+    for i, d in enumerate(denied):
+        link = "src/to-denied-%d" % i
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink(d, link)
+        attempt("chmod of %s through a symlink in the workspace" % d, lambda: os.chmod(link, 0o666))
+        attempt("utime of %s through a symlink" % d, lambda: os.utime(link, (1, 1)))
+        fd = os.open(d, os.O_PATH)
+        call("fchmodat2 AT_EMPTY_PATH on an O_PATH fd of " + d, 452, fd, B(""), 0o666, AT_EMPTY_PATH)
+        call("fchownat -1 -1 AT_EMPTY_PATH on an O_PATH fd of " + d, 260, fd, B(""), -1, -1, AT_EMPTY_PATH)
+        os.chdir(os.path.dirname(d))
+        attempt("setxattr of %s from its directory" % d, lambda: os.setxattr(os.path.basename(d), "user.evil", b"1"))
+        os.chdir(os.environ["WS"])
+    # Hostile arguments: the broker answers them and lives on.
+    m = mmap.mmap(-1, 4096)
+    m.write(b"a" * 4096)
+    end = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    big = ctypes.create_string_buffer(70000)
+    wrap_tv = ctypes.create_string_buffer(struct.pack("<qqqq", 1, (1 << 61) + 8, 1, (1 << 61) + 8), 32)
+    neg_tv = ctypes.create_string_buffer(struct.pack("<qqqq", 1, -1, 1, 0), 32)
+    for what, nr, args in (("chmod, unterminated path at a page end", 90, (end, 0o666)),
+                           ("chmod, unmapped path", 90, (8, 0o666)), ("chmod, kernel address", 90, (-4096, 0o666)),
+                           ("fchmodat, negative dirfd", 268, (-5, B("x"), 0o666)),
+                           ("setxattr, a value past 64 KiB", 188, (B("src"), B("user.big"), big, 70000, 0)),
+                           ("setxattr, size with high bits", 188, (B("src"), B("user.big"), big, (1 << 40) | 4, 0)),
+                           ("setxattr, a name past 255 bytes", 188, (B("src"), B("user." + "a" * 300), B("1"), 1, 0)),
+                           ("setxattr, unmapped value", 188, (B("src"), B("user.v"), 8, 16, 0)),
+                           ("utimensat, unmapped times", 280, (AT_FDCWD, B("src"), 8, 0)),
+                           # tv_usec * 1000 wraps to 8000 ns: the kernel says EINVAL
+                           ("utimes, tv_usec out of range", 235, (B("src"), ctypes.addressof(wrap_tv))),
+                           ("futimesat, negative tv_usec", 261, (AT_FDCWD, B("src"), ctypes.addressof(neg_tv)))):
+        call(what, nr, *args)
+    # A file and a directory swapped for symbolic links to the host's by
+    # another thread while the broker resolves.
+    os.makedirs("src/rd", exist_ok=True)
+    open("src/rd/" + name, "w").close()
+    open("src/rf", "w").close()
+    stop = []
+    def flip():
+        while not stop:
+            for a, target in (("src/rf", hostfile), ("src/rd", hostdir)):
+                os.rename(a, a + ".real")
+                os.symlink(target, a)
+                os.unlink(a)
+                os.rename(a + ".real", a)
+    t = threading.Thread(target=flip)
+    t.start()
+    done = 0
+    end_at = time.time() + 2
+    while time.time() < end_at:
+        for p in ("src/rf", "src/rd/" + name):
+            for fn in (lambda: os.chmod(p, 0o600), lambda: os.utime(p, (1, 1)), lambda: os.chown(p, -1, -1),
+                       lambda: os.setxattr(p, "user.race", b"1")):
+                try:
+                    fn()
+                    done += 1
+                except OSError:
+                    pass
+    stop.append(1)
+    t.join()
+    refused("swaps under the broker", "%d calls made on the workspace's own files" % done)
+    # A filter of its own whose USER_NOTIF comes before the broker's (the
+    # newest filter's wins), answered CONTINUE by a listener of its own:
+    # the kernel allows one listener per filter chain.  Without a listener,
+    # its USER_NOTIF is ENOSYS.  In a child: the filter stays.
+    pid = os.fork()
+    if pid == 0:
+        nr_chmod = 90
+        insns = [(0x20, 0, 0, 0),                      # ld [nr]
+                 (0x15, 0, 1, nr_chmod),               # jeq chmod
+                 (0x06, 0, 0, 0x7fc00000),             # ret USER_NOTIF
+                 (0x06, 0, 0, 0x7fff0000)]             # ret ALLOW
+        filt = b"".join(struct.pack("<HBBI", *i) for i in insns)
+        buf = ctypes.create_string_buffer(filt, len(filt))
+        prog = struct.pack("<HxxxxxxQ", len(insns), ctypes.addressof(buf))
+        pbuf = ctypes.create_string_buffer(prog, len(prog))
+        r, e = raw(317, 1, 8, ctypes.addressof(pbuf))  # SECCOMP_SET_MODE_FILTER, NEW_LISTENER
+        (succeeded if r >= 0 else lambda w: refused(w, os.strerror(e)))("a seccomp listener of its own")
+        if r < 0:
+            r, e = raw(317, 1, 0, ctypes.addressof(pbuf))
+            print("own USER_NOTIF filter without a listener:", r, os.strerror(e) if r else "")
+            attempt("chmod of the host file under it", lambda: os.chmod(hostfile, 0o666))
+        sys.stdout.flush()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    # The broker still serves the workload's own files.
+    open("src/own", "w").close()
+    os.chmod("src/own", 0o640)
+    os.utime("src/own", (631152000, 631152000))
+    os.setxattr("src/own", "user.mine", b"1")
+    st = os.stat("src/own")
+    print("broker alive" if (st.st_mode & 0o777, st.st_mtime) == (0o640, 631152000) else "broker broken")
 
 
 def a_memfd(secret):
@@ -342,6 +518,31 @@ def a_hostproc(pid):
     (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("ioprio_set on every process of the uid")
     attempt("sched_setaffinity on it", lambda: os.sched_setaffinity(int(pid), {0}))
     attempt("sched_setscheduler on it", lambda: os.sched_setscheduler(int(pid), os.SCHED_IDLE, os.sched_param(0)))
+    # Its own process group is the broker's (the broker's session): 0 means
+    # that group, and every member of it would be reniced.
+    broker = os.getppid()
+    before = os.getpriority(os.PRIO_PROCESS, broker)
+    attempt("setpriority(PRIO_PGRP, 0): its own group, the broker's", lambda: os.setpriority(os.PRIO_PGRP, 0, 19))
+    r, e = raw(251, 2, 0, (3 << 13))  # ioprio_set(WHO_PGRP, 0)
+    (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("ioprio_set on its own group, the broker's")
+    (succeeded if os.getpriority(os.PRIO_PROCESS, broker) != before else
+     lambda w: refused(w, "unchanged"))("the broker's priority")
+    attr = ctypes.create_string_buffer(struct.pack("<IIQiIQQQ", 56, 5, 0, 0, 0, 0, 0, 0), 56)
+    r, e = raw(314, int(pid), ctypes.addressof(attr), 0)
+    (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("sched_setattr(SCHED_IDLE) on it")
+    r, e = raw(256, int(pid), 64, ctypes.addressof(ctypes.c_ulong(1)), ctypes.addressof(ctypes.c_ulong(1)))
+    (succeeded if r >= 0 else lambda w: refused(w, os.strerror(e)))("migrate_pages of it")
+    # Signals to its own process group reach the broker's process too: the
+    # signal scope must keep them from it (the broker still answers below).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        os.kill(0, sig)
+    import time
+    time.sleep(0.2)
+    open("src/after-signals", "w").close()
+    os.chmod("src/after-signals", 0o600)  # the broker's work
+    print("broker alive after signals to its group:", oct(os.stat("src/after-signals").st_mode & 0o777))
     os.setpriority(os.PRIO_PROCESS, 0, 1)  # its own: allowed
     print("own priority", os.getpriority(os.PRIO_PROCESS, 0))
 

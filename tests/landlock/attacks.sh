@@ -56,11 +56,29 @@ expect_content "$HOSTDIR/host-file" keep "the host file is neither swapped nor r
     fail "the host directory holds: $(ls -A "$HOSTDIR")"
 expect_absent "$WS/src/hl" "no hard link of the host file in the workspace"
 
-HOSTMODE=$(stat -c '%a %Y' "$HOSTDIR/host-file")
+HOSTMODE=$(stat -c '%a %Y %Z' "$HOSTDIR/host-file")
+sleep 1 # a change of its inode moves its ctime (to the second: stat -c %Z)
 ll_run "$POL" -- "$PY" "$ATK" metadata "$HOSTDIR/host-file"
-expect_refused "a host file's mode, times, user.* and ACL xattrs, owner, setuid bits, security xattrs, flags"
-case $(stat -c '%a %Y' "$HOSTDIR/host-file") in "$HOSTMODE") ok "the host file keeps its mode and times" ;;
-*) fail "the host file's mode or times changed: $(stat -c '%a %Y' "$HOSTDIR/host-file"), was $HOSTMODE" ;; esac
+expect_refused "a host file's mode, times, user.* and ACL xattrs, owner, setuid bits, security xattrs, flags, generation"
+case $(stat -c '%a %Y %Z' "$HOSTDIR/host-file") in "$HOSTMODE") ok "the host file keeps its mode, times and ctime" ;;
+*) fail "the host file's mode or times changed: $(stat -c '%a %Y %Z' "$HOSTDIR/host-file"), was $HOSTMODE" ;; esac
+echo cfg >"$WS/.git/config"
+chmod 644 "$WS/.git/config" "$WS/secrets/token"
+DENIEDMODE=$(stat -c '%a %Y %Z' "$WS/.git/config" "$WS/secrets/token")
+sleep 1
+ll_run "$POL" -- "$PY" "$ATK" meta-broker "$HOSTDIR/host-file" "$WS/.git/config" "$WS/secrets/token"
+expect_refused "the broker's metadata calls: host descriptors, dirfds, /proc links, hostile arguments, swaps"
+expect_out '^broker alive$' "the broker still changes the workspace's own files afterwards"
+case $(stat -c '%a %Y %Z' "$HOSTDIR/host-file") in "$HOSTMODE") ok "the host file's inode is untouched by the broker" ;;
+*) fail "the host file's mode or times changed: $(stat -c '%a %Y %Z' "$HOSTDIR/host-file"), was $HOSTMODE" ;; esac
+"$PY" -c 'import os, sys; sys.exit(1 if any(os.listxattr(f) for f in sys.argv[1:]) else 0)' \
+    "$HOSTDIR/host-file" "$WS/.git/config" "$WS/secrets/token" &&
+    ok "the host file and the denied files have no extended attribute" || fail "an extended attribute was set"
+case $(stat -c %a "$WS/src/suid" 2>/dev/null) in [2-7]???) fail "a workspace file got a set-id bit: $(stat -c %a "$WS/src/suid")" ;;
+'') fail "the set-id attack made no file" ;; *) ok "no set-id bit on a workspace file through the broker's calls" ;; esac
+[ "$(stat -c '%a %Y %Z' "$WS/.git/config" "$WS/secrets/token")" = "$DENIEDMODE" ] &&
+    ok "the write- and read-denied files keep their mode and times" ||
+    fail "a denied file's mode or times changed: $(stat -c '%n %a %Y %Z' "$WS/.git/config" "$WS/secrets/token")"
 st=$(stat -c '%u:%g' "$HOSTDIR/host-file")
 [ "$st" = "$(id -u):$(id -g)" ] && ok "the host file keeps its owner ($st)" || fail "the host file's owner changed: $st"
 case $(stat -c %a "$HOSTDIR/host-file") in [4-7]???) fail "the host file got a setuid/setgid bit" ;; *) ok "no setuid/setgid bit" ;; esac
@@ -218,6 +236,7 @@ HOSTPROC=$!
 ll_run "$POL" -- "$PY" "$ATK" hostproc "$HOSTPROC"
 expect_refused "a host process of the caller's: signal, SIGIO, environ, cwd, ptrace, limits, priority, scheduling"
 expect_out '^own priority 1$' "the workload's own priority can still be changed"
+expect_out '^broker alive after signals to its group: 0o600$' "signals to the workload's process group (the broker's) leave the broker alone"
 [ "$(ps -o ni= -p "$HOSTPROC" | tr -d ' ')" = 0 ] && ok "the host process keeps its priority" ||
     fail "the host process was reniced: $(ps -o ni= -p "$HOSTPROC")"
 kill -0 "$HOSTPROC" 2>/dev/null && ok "the host process is alive" || fail "the workload killed a host process"

@@ -162,6 +162,23 @@ if [ "$LL_HOST" = blocked ] && mount -t proc proc "$WS/chroot/proc" 2>/dev/null;
     expect_out_lacks WROTE "with / as the workspace: /proc/sys not writable"
     [ "$(cat /proc/sys/kernel/core_pattern)" = "$cur" ] && ok "core_pattern unchanged on the host" || fail "core_pattern changed"
     umount "$WS/chroot/proc"
+    # A writable root inside a kernel interface (no mount at or beneath it,
+    # but every file beneath it the kernel's): opened for writing, not
+    # written.
+    for root in /proc/sys/kernel /sys/kernel/mm /dev/pts; do
+        ll_run "$(policy read_only false false "\"allowedWritePaths\":[\"$root\"]")" -- "$PY" -c '
+import os
+for p in ("/proc/sys/kernel/core_pattern", "/sys/kernel/mm/transparent_hugepage/enabled", "/dev/pts/ptmx"):
+    try:
+        os.close(os.open(p, os.O_WRONLY))
+        print("OPENED", p)
+    except OSError:
+        pass
+print("ran")'
+        expect_out '^ran$' "allowedWritePaths $root: the workload ran"
+        expect_out_lacks OPENED "allowedWritePaths $root, inside a kernel interface: not writable"
+    done
+    [ "$(cat /proc/sys/kernel/core_pattern)" = "$cur" ] && ok "core_pattern unchanged on the host" || fail "core_pattern changed"
 fi
 
 # Devices a program writes to; read_only mode writes nowhere else.
