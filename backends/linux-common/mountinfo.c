@@ -16,7 +16,8 @@ bool mount_is_kernel_interface(const char *fstype)
 {
     static const char *const types[] = {
         "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "bpf", "configfs",
-        "efivarfs", "pstore", "binfmt_misc", "fusectl", "mqueue",
+        "efivarfs", "pstore", "binfmt_misc", "fusectl", "mqueue", "rpc_pipefs", "nfsd", "selinuxfs",
+        "smackfs", "cpuset",
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(fstype, types[i]) == 0)

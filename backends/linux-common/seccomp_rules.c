@@ -211,6 +211,10 @@ static const struct rule rules[] = {
     {"migrate_pages", EPERM, NOT_ZERO(0), SHARED_HOST, "memory placement of another process"},
     {"move_pages", EPERM, NOT_ZERO(0), SHARED_HOST, "memory placement of another process"},
 
+    /* A lease on a host file its uid owns would hold the host's next
+     * write-open of it for up to lease-break-time (45 s). */
+    {"fcntl", EPERM, LOW32_EQ(1, F_SETLEASE), SHARED_HOST, "a lease on a host file stalls its writers"},
+
     /* ---- IPC objects, with no IPC namespace: the host's (X11's shared
      * memory, a database's semaphores) -- refused; POSIX shared memory and
      * semaphores live in /dev/shm, which the ruleset does not open ---- */

@@ -160,6 +160,7 @@ def a_metadata(hostfile):
     attempt("chattr +i (FS_IOC_SETFLAGS)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x10)))
     attempt("chattr +a (FS_IOC_SETFLAGS)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x20)))
     attempt("chattr +A (FS_IOC_SETFLAGS, no capability needed)", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x80)))
+    attempt("a read lease (F_SETLEASE): the host's next writer waits", lambda: fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK))
     # Ownership and any descriptor are enough for these: a read-only one.
     attempt("FS_IOC_SETVERSION (the inode generation)", lambda: fcntl.ioctl(fd, 0x40087602, struct.pack("l", 7)))
     attempt("FS_IOC32_SETVERSION", lambda: fcntl.ioctl(fd, 0x40047602, struct.pack("i", 7)))
