@@ -142,6 +142,8 @@ static int grant_entries(struct walk *w, int fd, const char *path, const char **
             continue;
         snprintf(child, sizeof child, "%s/%s", strcmp(path, "/") == 0 ? "" : path, e->d_name);
         size_t m = select_beneath(child, excl, n, sub);
+        if (m > 0 && strcmp(sub[0], child) == 0)
+            continue; /* denied itself (fs_lists_check refused a link there): nothing to open */
         int cfd = openat(fd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         if (cfd < 0)
             continue; /* gone meanwhile: nothing to grant */

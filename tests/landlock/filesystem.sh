@@ -137,6 +137,11 @@ ln -s "$HOSTDIR/host-file" "$WS/src/link-to-host"
 ll_run "$(policy workspace_write false false "\"deniedReadPaths\":[\"$WS/src/link-to-host\"]")" -- /bin/true
 expect_rc 125 "a denied path that is itself a symlink is refused (its target would stay readable)"
 expect_err 'symbolic link' "the refusal says so"
+"$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" openat2 "$NO_USERNS" "$SUPERVISOR" --sandbox landlock \
+    --policy "$(policy workspace_write false false "\"deniedReadPaths\":[\"$WS/src/link-to-host\"]")" -- /bin/true \
+    >"$T_TMP/out" 2>"$T_TMP/err"
+RC=$? ERR=$(cat "$T_TMP/err")
+expect_rc 125 "without openat2 (a filter older than it around us): the same refusal, component by component"
 rm -f "$WS/src/link-to-host"
 ll_run "$(policy workspace_write false false "\"deniedWritePaths\":[\"$WS/src/not-there\"]")" -- /bin/true
 expect_rc 125 "a write-denied path that does not exist is refused, as with linux-ns"
