@@ -73,6 +73,23 @@ require_tool() {
 }
 
 # finish: print the counts and exit with the verdict.
+# expect_absent PATH WHAT: the sandbox made nothing at PATH on the host.
+# expect_content PATH TEXT WHAT: the host's PATH holds exactly TEXT.
+# expect_out_lacks PATTERN WHAT: stdout does not match the ERE.
+expect_absent() {
+    if [ -e "$1" ] || [ -L "$1" ]; then fail "$2: $1 exists on the host"; else ok "$2: nothing written on the host"; fi
+}
+
+expect_content() {
+    local got
+    got=$(cat "$1" 2>/dev/null)
+    if [ "$got" = "$2" ]; then ok "$3"; else fail "$3: $1 holds '$got', wanted '$2'"; fi
+}
+
+expect_out_lacks() {
+    if printf '%s' "$OUT" | grep -qE -- "$1"; then fail "$2: stdout matches /$1/: $OUT"; else ok "$2"; fi
+}
+
 finish() {
     echo "# $(basename "$0"): $T_PASSED passed, $T_FAILED failed"
     [ "$T_FAILED" -eq 0 ] || exit 1

@@ -277,6 +277,29 @@ static bool covered_by(const char *path, const char *const *list)
     return false;
 }
 
+/* w->rights beneath each writable root (only those in /dev if `in_dev`)
+ * but `denied`; nothing for a root a denial covers (denials win over
+ * grants).  excl: room for every entry of `denied`. */
+static int grant_roots(struct walk *w, const struct fs_lists *l, const char *const *denied, bool in_dev,
+                       const char **excl)
+{
+    for (size_t i = 0; l->writable[i]; i++) {
+        const char *root = l->writable[i];
+        if ((in_dev && !path_at_or_beneath(root, DEV_ROOT)) || covered_by(root, denied))
+            continue;
+        int fd = fs_open_no_symlinks(root);
+        if (fd < 0) {
+            snprintf(w->err, w->errlen, "writable root %s: %s", root, strerror(errno));
+            return -1;
+        }
+        int rc = grant(w, fd, root, excl, beneath_of(root, denied, excl));
+        close(fd);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen)
 {
     uint64_t handled = fs_rights_handled(abi);
@@ -298,31 +321,11 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
         close(root);
     /* A writable root in /dev (/dev/shm) is readable too, but the rest of
      * /dev is not -- unless a read-denial above it wins. */
-    for (size_t i = 0; rc == 0 && l->writable[i]; i++) {
-        if (!path_at_or_beneath(l->writable[i], DEV_ROOT) || covered_by(l->writable[i], l->no_read))
-            continue;
-        int fd = fs_open_no_symlinks(l->writable[i]);
-        if (fd < 0) {
-            snprintf(err, errlen, "writable root %s: %s", l->writable[i], strerror(errno));
-            rc = -1;
-            break;
-        }
-        rc = grant(&reads, fd, l->writable[i], excl, beneath_of(l->writable[i], l->no_read, excl));
-        close(fd);
-    }
+    if (rc == 0)
+        rc = grant_roots(&reads, l, l->no_read, true, excl);
     struct walk writes = {ruleset, handled & ~(uint64_t)READ_CLASS, "write", err, errlen};
-    for (size_t i = 0; rc == 0 && l->writable[i]; i++) {
-        if (covered_by(l->writable[i], l->no_write))
-            continue; /* denials win over grants */
-        int fd = fs_open_no_symlinks(l->writable[i]);
-        if (fd < 0) {
-            snprintf(err, errlen, "writable root %s: %s", l->writable[i], strerror(errno));
-            rc = -1;
-            break;
-        }
-        rc = grant(&writes, fd, l->writable[i], excl, beneath_of(l->writable[i], l->no_write, excl));
-        close(fd);
-    }
+    if (rc == 0)
+        rc = grant_roots(&writes, l, l->no_write, false, excl);
     free(excl);
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);

@@ -44,20 +44,3 @@ ll_run() {
     OUT=$(cat "$T_TMP/out")
     ERR=$(cat "$T_TMP/err")
 }
-
-expect_absent() {
-    if [ -e "$1" ] || [ -L "$1" ]; then fail "$2: $1 exists on the host"; else ok "$2: nothing made on the host"; fi
-}
-
-expect_content() {
-    local got
-    got=$(cat "$1" 2>/dev/null)
-    if [ "$got" = "$2" ]; then ok "$3"; else fail "$3: $1 holds '$got', wanted '$2'"; fi
-}
-
-expect_out_lacks() {
-    case $OUT in
-    *"$1"*) fail "$2: '$1' in the output" ;;
-    *) ok "$2" ;;
-    esac
-}

@@ -27,20 +27,6 @@ outside_dir() {
     printf '%s' "$d"
 }
 
-expect_absent() {
-    if [ -e "$1" ] || [ -L "$1" ]; then fail "$2: $1 exists on the host"; else ok "$2: nothing written on the host"; fi
-}
-
-expect_content() {
-    local got
-    got=$(cat "$1" 2>/dev/null)
-    if [ "$got" = "$2" ]; then ok "$3"; else fail "$3: $1 holds '$got', wanted '$2'"; fi
-}
-
-expect_out_lacks() {
-    if printf '%s' "$OUT" | grep -qE -- "$1"; then fail "$2: stdout matches /$1/: $OUT"; else ok "$2"; fi
-}
-
 
 # ns_finish_both_mount_paths: finish, after running this whole script once
 # more with the legacy mount path forced (HAS_FORCE_LEGACY_MOUNT=1, the
