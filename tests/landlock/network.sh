@@ -94,6 +94,11 @@ ll_run "$OFF" -- /bin/sh -c 'kill -TERM $$'
 expect_rc 143 "death by signal is reproduced"
 
 # What it cannot enforce.
+"$HAS_BUILDDIR/tests/linux-ns/helpers/without_syscalls" landlock_create_ruleset "$NO_USERNS" "$SUPERVISOR" \
+    --sandbox landlock --policy "$OFF" -- /bin/true >"$T_TMP/out" 2>"$T_TMP/err"
+RC=$? ERR=$(cat "$T_TMP/err")
+expect_rc 125 "a kernel without Landlock"
+expect_err 'Landlock is not available on this kernel .*use the linux-ns backend' "the refusal names the kernel feature and the way out"
 ll_run "$(policy workspace_write false true)" -- /bin/true
 expect_rc 125 "localBinding: true without a network of its own"
 expect_err 'localBinding' "the refusal names localBinding"
