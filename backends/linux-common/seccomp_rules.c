@@ -354,7 +354,10 @@ static bool rule_applies(const struct rule *r, const struct seccomp_shape *shape
     }
 }
 
-static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
+/* `exact`: nr is the same on every architecture (newer_syscall()) and is
+ * not to be translated from the generator's own by name, which libseccomp
+ * cannot do for a number it does not know. */
+static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr, bool exact)
 {
     /* Comparisons spelt out in full (not SCMP_A0()/SCMP_A1(), whose
      * expansion leaves fields implicit): (arg & datum_a) == datum_b. */
@@ -365,7 +368,8 @@ static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
                      : (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_MASKED_EQ,
                                              .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
     uint32_t action = r->error == NOTIFY ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)r->error);
-    return seccomp_rule_add_array(f, action, nr, r->tests, cmp);
+    return exact ? seccomp_rule_add_exact_array(f, action, nr, r->tests, cmp)
+                 : seccomp_rule_add_array(f, action, nr, r->tests, cmp);
 }
 
 /* socket(2) with the host's network: refused for every family but AF_UNIX
@@ -459,14 +463,15 @@ scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t 
         /* Resolved for the generator's own architecture: libseccomp
          * translates the number to `arch` by name when it adds the rule. */
         int nr = seccomp_syscall_resolve_name(r->name);
-        if (nr == __NR_SCMP_ERROR)
+        bool exact = nr == __NR_SCMP_ERROR;
+        if (exact)
             nr = newer_syscall(r->name);
         if (nr == __NR_SCMP_ERROR) {
             snprintf(err, errlen, "seccomp: libseccomp does not know the syscall '%s'; "
                      "rebuild against libseccomp >= 2.5", r->name);
             goto fail;
         }
-        if ((rc = add_rule(f, r, nr)) != 0) {
+        if ((rc = add_rule(f, r, nr, exact)) != 0) {
             snprintf(err, errlen, "seccomp: cannot add the rule for %s (%s): %s", r->name, r->why, strerror(-rc));
             goto fail;
         }
