@@ -14,7 +14,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,8 +27,50 @@
 #include "linux_common.h"
 #include "seccomp_programs.h"
 
+/*
+ * The shared-host shape's guard: every call numbered from FIRST_UNTABLED on
+ * fails with ENOSYS.  Those are newer than this table (setxattrat,
+ * removexattrat, open_tree_attr, file_setattr, ... from Linux 6.13 on), and
+ * some change what the boundary must keep (attributes by struct, mounts);
+ * the libseccomp of a build machine may not know them, so no rule of the
+ * table can name them.  Since Linux 5.1 a new call has the same number on
+ * every architecture.  A call of another ABI is left to the main filter,
+ * which kills it; of two filters the stricter answer wins.
+ */
+#define FIRST_UNTABLED 463 /* setxattrat */
+#if defined(__x86_64__)
+#define THIS_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define THIS_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+static int install_newer_call_guard(char *err, size_t errlen)
+{
+#ifdef THIS_AUDIT_ARCH
+    struct sock_filter insns[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, THIS_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, FIRST_UNTABLED, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {.len = sizeof insns / sizeof insns[0], .filter = insns};
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
+        return 0;
+    snprintf(err, errlen, "cannot install the seccomp guard for calls newer than the table: %s", strerror(errno));
+    return -1;
+#else
+    snprintf(err, errlen, "no seccomp guard for this architecture; the shared-host shape needs one");
+    return -1;
+#endif
+}
+
 int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, char *err, size_t errlen)
 {
+    if (shape->shared_host && install_newer_call_guard(err, errlen) != 0)
+        return -1;
     const struct seccomp_program *p = seccomp_program_for(shape);
     /* The kernel copies the program and never writes through .filter. */
     struct sock_fprog prog = {.len = p->len, .filter = (struct sock_filter *)(uintptr_t)p->insns};

@@ -162,9 +162,6 @@ static const struct rule rules[] = {
     {"removexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
     {"lremovexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
     {"fremovexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
-    {"setxattrat", ENOSYS, NO_TEST, SHARED_HOST, "attributes through a struct (Linux 6.13)"},
-    {"removexattrat", ENOSYS, NO_TEST, SHARED_HOST, "attributes through a struct (Linux 6.13)"},
-    {"file_setattr", ENOSYS, NO_TEST, SHARED_HOST, "attributes through a struct (Linux 6.17)"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), SHARED_HOST, "chattr flags on any file its uid owns"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), SHARED_HOST, "chattr flags (the 32-bit request)"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), SHARED_HOST, "project ids and flags on any file it owns"},
@@ -329,20 +326,6 @@ static const struct rule rules[] = {
     {"quotactl", EPERM, NO_TEST, ALWAYS, "quota configuration"},
 };
 
-/* Calls newer than the libseccomp the build may have (Debian 12's 2.5.4),
- * by number: since Linux 5.1 a new call has the same number on every
- * architecture (the unified table), x86_64 and aarch64 included. */
-static int newer_syscall(const char *name)
-{
-    static const struct { const char *name; int nr; } newer[] = {
-        {"setxattrat", 463}, {"removexattrat", 466}, {"file_setattr", 469},
-    };
-    for (size_t i = 0; i < sizeof newer / sizeof newer[0]; i++)
-        if (strcmp(newer[i].name, name) == 0)
-            return newer[i].nr;
-    return __NR_SCMP_ERROR;
-}
-
 static bool rule_applies(const struct rule *r, const struct seccomp_shape *shape)
 {
     switch (r->when) {
@@ -354,10 +337,7 @@ static bool rule_applies(const struct rule *r, const struct seccomp_shape *shape
     }
 }
 
-/* `exact`: nr is the same on every architecture (newer_syscall()) and is
- * not to be translated from the generator's own by name, which libseccomp
- * cannot do for a number it does not know. */
-static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr, bool exact)
+static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
 {
     /* Comparisons spelt out in full (not SCMP_A0()/SCMP_A1(), whose
      * expansion leaves fields implicit): (arg & datum_a) == datum_b. */
@@ -368,8 +348,7 @@ static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr, bool exact)
                      : (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_MASKED_EQ,
                                              .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
     uint32_t action = r->error == NOTIFY ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)r->error);
-    return exact ? seccomp_rule_add_exact_array(f, action, nr, r->tests, cmp)
-                 : seccomp_rule_add_array(f, action, nr, r->tests, cmp);
+    return seccomp_rule_add_array(f, action, nr, r->tests, cmp);
 }
 
 /* socket(2) with the host's network: refused for every family but AF_UNIX
@@ -463,15 +442,12 @@ scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t 
         /* Resolved for the generator's own architecture: libseccomp
          * translates the number to `arch` by name when it adds the rule. */
         int nr = seccomp_syscall_resolve_name(r->name);
-        bool exact = nr == __NR_SCMP_ERROR;
-        if (exact)
-            nr = newer_syscall(r->name);
         if (nr == __NR_SCMP_ERROR) {
             snprintf(err, errlen, "seccomp: libseccomp does not know the syscall '%s'; "
                      "rebuild against libseccomp >= 2.5", r->name);
             goto fail;
         }
-        if ((rc = add_rule(f, r, nr, exact)) != 0) {
+        if ((rc = add_rule(f, r, nr)) != 0) {
             snprintf(err, errlen, "seccomp: cannot add the rule for %s (%s): %s", r->name, r->why, strerror(-rc));
             goto fail;
         }

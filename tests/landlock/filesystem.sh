@@ -93,6 +93,9 @@ attempt("utime through a symlink in the workspace", lambda: os.utime("src/meta-l
 libc = ctypes.CDLL(None, use_errno=True)
 rc = libc.syscall(463, d, b"host-file", 0, b"user.has", None, 0)  # setxattrat
 print("setxattrat", "refused ENOSYS" if rc < 0 and ctypes.get_errno() == errno.ENOSYS else "NOT REFUSED")
+for nr, name in ((466, "removexattrat"), (467, "open_tree_attr"), (469, "file_setattr"), (999, "a call newer than all")):
+    rc = libc.syscall(nr, d, b"host-file", 0, 0, 0)
+    print(name, "refused ENOSYS" if rc < 0 and ctypes.get_errno() == errno.ENOSYS else "NOT REFUSED")
 flags = ctypes.c_long(0)
 rc = libc.ioctl(r, 0x40086602, ctypes.byref(flags))  # FS_IOC_SETFLAGS
 print("FS_IOC_SETFLAGS", "refused" if rc < 0 and ctypes.get_errno() == errno.EPERM else "NOT REFUSED")
