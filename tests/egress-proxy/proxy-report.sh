@@ -41,8 +41,10 @@ for line, spec in zip(lines, want):
     if e["event"] != "egress-refused" or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", e["time"]):
         sys.exit(f"event/time: {line}")
     got = (e["frontEnd"], e["host"], e["port"], e["rule"], e["address"])
+    # "A|B": either address (localhost is 127.0.0.1 or, where /etc/hosts
+    # names it first, as Debian's installer writes it, ::1).
     exp = (front, host, int(port), rule, None if address == "-" else address)
-    if got != exp:
+    if got[:4] != exp[:4] or (got[4] != exp[4] and (exp[4] is None or got[4] not in exp[4].split("|"))):
         sys.exit(f"{got} != {exp}")
     if not isinstance(e["reason"], str) or host not in e["reason"] or e["dropped"] != 0:
         sys.exit(f"reason/dropped: {line}")
@@ -66,7 +68,7 @@ expect_report "one line per refusal, in order, with front-end, host, port, rule 
     "http blocked.example 80 allowedHosts -" \
     "http blocked.example 8443 allowedHosts -" \
     "http 127.0.0.1 $DIGEST_PORT allowedHosts -" \
-    "http localhost $ORIGIN_PORT address-class 127.0.0.1" \
+    "http localhost $ORIGIN_PORT address-class 127.0.0.1|::1" \
     "socks5 socks.example 22 allowedHosts -" \
     "socks5 127.0.0.1 $DIGEST_PORT allowedHosts -" \
     "http 2130706433 $ORIGIN_PORT numeric-host-spelling -"

@@ -58,7 +58,7 @@ expect_rc 1 "egress on: host abstract socket unreachable"
 RC=$?
 expect_rc 1 "egress on, Landlock unavailable: host abstract socket unreachable"
 own_abstract='import os, socket
-name = "\0has-own-%d" % os.getpid()
+name = "\0has-own-%s" % os.urandom(8).hex()  # getpid() is 2 in every sandbox
 s = socket.socket(socket.AF_UNIX); s.bind(name); s.listen(1)
 c = socket.socket(socket.AF_UNIX)
 try:
