@@ -77,6 +77,14 @@ bool path_at_or_beneath(const char *path, const char *root)
     return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
+bool path_covered_by(const char *path, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (path_at_or_beneath(path, list[i]))
+            return true;
+    return false;
+}
+
 static int add_rule(struct walk *w, int fd, const struct stat *st, const char *path)
 {
     uint64_t rights = S_ISDIR(st->st_mode) ? w->rights : w->rights & FILE_RIGHTS;
@@ -268,15 +276,6 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
     return 0;
 }
 
-/* Some entry of `list` is `path` or above it: a denial that covers it. */
-static bool covered_by(const char *path, const char *const *list)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (path_at_or_beneath(path, list[i]))
-            return true;
-    return false;
-}
-
 /* w->rights beneath each writable root (only those in /dev if `in_dev`)
  * but `denied`; nothing for a root a denial covers (denials win over
  * grants).  excl: room for every entry of `denied`. */
@@ -285,7 +284,7 @@ static int grant_roots(struct walk *w, const struct fs_lists *l, const char *con
 {
     for (size_t i = 0; l->writable[i]; i++) {
         const char *root = l->writable[i];
-        if ((in_dev && !path_at_or_beneath(root, DEV_ROOT)) || covered_by(root, denied))
+        if ((in_dev && !path_at_or_beneath(root, DEV_ROOT)) || path_covered_by(root, denied))
             continue;
         int fd = fs_open_no_symlinks(root);
         if (fd < 0) {

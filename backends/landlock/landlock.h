@@ -53,6 +53,8 @@ int fs_open_no_symlinks(const char *path);
 /* fs_ruleset.c */
 /* `path` is `root` or beneath it (both absolute, normalised). */
 bool path_at_or_beneath(const char *path, const char *root);
+/* Some entry of `list` (NULL-terminated) is `path` or above it. */
+bool path_covered_by(const char *path, const char *const *list);
 /* The file-system rights this ABI can handle, all of them. */
 uint64_t fs_rights_handled(int abi);
 /* Add the policy's rules to `ruleset`: reads beneath / but no_read,

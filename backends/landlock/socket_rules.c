@@ -29,14 +29,6 @@
 
 #include "landlock.h"
 
-static bool in_any(const char *path, const char *const *list)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (path_at_or_beneath(path, list[i]))
-            return true;
-    return false;
-}
-
 /* The inode `fd` names lies beneath a writable root and no denied path, by
  * the kernel's name of it (its other names, if any, are not looked at). */
 static int beneath_writable_root(int fd, const struct socket_policy *sp)
@@ -50,7 +42,7 @@ static int beneath_writable_root(int fd, const struct socket_policy *sp)
     /* Not a path of this mount namespace ("(deleted)", "socket:[...]"). */
     if (path[0] != '/' || strstr(path, " (deleted)"))
         return -EACCES;
-    if (!in_any(path, sp->fs->writable) || in_any(path, sp->fs->no_write))
+    if (!path_covered_by(path, sp->fs->writable) || path_covered_by(path, sp->fs->no_write))
         return -EACCES; /* a host file */
     return 0;
 }
