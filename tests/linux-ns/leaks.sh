@@ -10,7 +10,13 @@ cd "$ws" || exit 1
 P=$(policy workspace_write false false "\"deniedReadPaths\":[\"$ws/x\"],\"deniedWritePaths\":[\"$ws\"]")
 mkdir "$ws/x"
 marker="has-leak-$$-$RANDOM"
-fds_before=$(ls /proc/$$/fd | wc -l)
+# The shell's descriptors, listed by a child writing to a file: inside $(...)
+# or a pipeline the listing races the shell closing its own pipe ends.
+list_shell_fds() {
+    find /proc/$$/fd -mindepth 1 -printf '%f -> %l\n' >"$1.raw"
+    sort "$1.raw" >"$1"
+}
+list_shell_fds "$T_TMP/fds.before"
 mounts_before=$(wc -l </proc/self/mountinfo)
 mntns_before=$(readlink /proc/$$/ns/mnt)
 failed=0
@@ -27,7 +33,9 @@ sleep 0.2
 # supervisors concurrently, hence the marker rather than the executable.)
 if pgrep -f "$marker" >/dev/null; then fail "processes left: $(pgrep -af "$marker" | head -3)"
 else ok "no supervisor, init or workload process left behind"; fi
-[ "$(ls /proc/$$/fd | wc -l)" = "$fds_before" ] && ok "no descriptor leaked into the caller" || fail "descriptor count changed"
+list_shell_fds "$T_TMP/fds.after"
+if diff_out=$(diff "$T_TMP/fds.before" "$T_TMP/fds.after"); then ok "no descriptor leaked into the caller"
+else fail "the caller's descriptors changed: $(echo "$diff_out" | tr '\n' ' ')"; fi
 [ "$(wc -l </proc/self/mountinfo)" = "$mounts_before" ] && ok "no mount leaked into the host namespace" || fail "host mount table changed"
 [ "$(readlink /proc/$$/ns/mnt)" = "$mntns_before" ] && ok "caller's mount namespace unchanged" || fail "mount namespace changed"
 finish
