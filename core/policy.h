@@ -41,6 +41,10 @@ struct policy_network {
     struct string_list allowed_hosts;
     bool has_outgoing_proxy;
     unsigned front_ends; /* enum policy_front_end bits; non-zero iff has_outgoing_proxy */
+    /* outgoingProxy.allowUnproxiedCertificateFetches: the platform's own
+     * certificate verifier (macOS trustd) may be asked, and fetches the URLs
+     * a certificate names outside the proxy.  No such service on Linux. */
+    bool unproxied_certificate_fetches;
 };
 
 struct policy {

@@ -292,13 +292,17 @@ static void parse_path_list(struct parse *p, const cJSON *obj, const char *key,
 }
 
 /* Required boolean obj[key]. */
-static bool parse_bool(struct parse *p, const cJSON *obj, const char *key, const char *path)
+/* `obj[key]` as a boolean; a missing field is an error when `required`,
+ * else false. */
+static bool parse_bool_field(struct parse *p, const cJSON *obj, const char *key, const char *path,
+                             bool required)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     char where[256];
     child_path(where, sizeof where, path, key);
     if (!v) {
-        add_error(p, where, "required field is missing");
+        if (required)
+            add_error(p, where, "required field is missing");
         return false;
     }
     if (!cJSON_IsBool(v)) {
@@ -306,6 +310,11 @@ static bool parse_bool(struct parse *p, const cJSON *obj, const char *key, const
         return false;
     }
     return cJSON_IsTrue(v);
+}
+
+static bool parse_bool(struct parse *p, const cJSON *obj, const char *key, const char *path)
+{
+    return parse_bool_field(p, obj, key, path, true);
 }
 
 static const char *const mode_names[] = {
@@ -343,14 +352,16 @@ static void parse_mode(struct parse *p, const cJSON *root, struct policy *out)
 
 static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_network *net)
 {
-    static const char *const known[] = {"frontEnds"};
+    static const char *const known[] = {"allowUnproxiedCertificateFetches", "frontEnds"};
     const char *path = "$.network.outgoingProxy";
     if (!cJSON_IsObject(proxy)) {
         add_error(p, path, "must be an object, not %s", json_type_name(proxy));
         return;
     }
     net->has_outgoing_proxy = true;
-    check_fields(p, proxy, path, known, 1);
+    check_fields(p, proxy, path, known, sizeof known / sizeof known[0]);
+    net->unproxied_certificate_fetches =
+        parse_bool_field(p, proxy, "allowUnproxiedCertificateFetches", path, false);
     const cJSON *fe = cJSON_GetObjectItemCaseSensitive(proxy, "frontEnds");
     const char *fepath = "$.network.outgoingProxy.frontEnds";
     if (!fe) {
@@ -394,7 +405,7 @@ static void parse_network(struct parse *p, const cJSON *root, struct policy_netw
         add_error(p, "$.network", "must be an object, not %s", json_type_name(obj));
         return;
     }
-    check_fields(p, obj, "$.network", known, 4);
+    check_fields(p, obj, "$.network", known, sizeof known / sizeof known[0]);
     net->egress = parse_bool(p, obj, "egress", "$.network");
     net->local_binding = parse_bool(p, obj, "localBinding", "$.network");
     parse_string_list(p, obj, "allowedHosts", "$.network", &net->allowed_hosts,
@@ -445,7 +456,7 @@ static struct policy *parse_document(struct parse *p, const cJSON *root)
         p->oom = true;
         return NULL;
     }
-    check_fields(p, root, "$", known, 6);
+    check_fields(p, root, "$", known, sizeof known / sizeof known[0]);
     parse_mode(p, root, pol);
     parse_path_list(p, root, "allowedReadPaths", &pol->allowed_read_paths);
     parse_path_list(p, root, "deniedReadPaths", &pol->denied_read_paths);

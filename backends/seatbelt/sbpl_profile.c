@@ -213,6 +213,26 @@ static void devices(struct emitter *e)
         "(allow file-write-data (subpath \"/dev/fd\"))\n");
 }
 
+/* The trustd lookups (sbpl_rules.h: certificate_verification). */
+static void certificate_verification(struct emitter *e)
+{
+    sbpl_buf_append(&e->out,
+        "; Certificate verification: Security.framework's trust evaluation (Go's\n"
+        "; crypto/x509, anything using SecTrust) asks trustd over Mach; without it\n"
+        "; every chain fails (x509: OSStatus -26276).  The per-user agent and the\n"
+        "; system daemon; no other Security service.\n");
+    if (e->rules->net == SBPL_NET_PROXY)
+        /* trustd fetches the AIA, OCSP and CRL URLs of the certificate under
+         * evaluation itself, so a workload could have any URL fetched past
+         * allowedHosts: only when the policy says it accepts that. */
+        sbpl_buf_append(&e->out,
+            "; Under the proxy by the policy's allowUnproxiedCertificateFetches: trustd\n"
+            "; fetches the URLs a certificate names itself, not through the proxy.\n");
+    sbpl_buf_append(&e->out,
+        "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"
+        "(allow mach-lookup (global-name \"com.apple.trustd\"))\n");
+}
+
 static void network(struct emitter *e)
 {
     const struct sbpl_rules *r = e->rules;
@@ -240,17 +260,8 @@ static void network(struct emitter *e)
         sbpl_buf_append(&e->out, ")\n");
         break;
     }
-    if (r->net == SBPL_NET_EGRESS)
-        /* Not under a proxy: trustd fetches AIA, OCSP and CRL URLs named by
-         * the certificate being checked, from outside the sandbox, so a
-         * workload could make it fetch any URL past allowedHosts. */
-        sbpl_buf_append(&e->out,
-            "; Certificate verification: Security.framework's trust evaluation (Go's\n"
-            "; crypto/x509, anything using SecTrust) asks trustd over Mach; without it\n"
-            "; every chain fails (x509: OSStatus -26276).  The per-user agent and the\n"
-            "; system daemon; no other Security service.\n"
-            "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"
-            "(allow mach-lookup (global-name \"com.apple.trustd\"))\n");
+    if (r->certificate_verification)
+        certificate_verification(e);
     if (r->local_binding)
         sbpl_buf_append(&e->out,
             "; Local binding: listen and accept on loopback only.\n"

@@ -154,9 +154,11 @@ static int collect_network(struct collector *c)
     r->local_binding = n->local_binding;
     if (!n->has_outgoing_proxy) {
         r->net = n->egress ? SBPL_NET_EGRESS : SBPL_NET_NONE;
+        r->certificate_verification = n->egress;
         return 0;
     }
     r->net = SBPL_NET_PROXY;
+    r->certificate_verification = n->unproxied_certificate_fetches;
     if (c->in->proxy_port_count == 0 || c->in->proxy_port_count > SBPL_MAX_PORTS) {
         snprintf(c->err, c->errlen,
                  "network.outgoingProxy is set but the egress backend reported %zu front-end "

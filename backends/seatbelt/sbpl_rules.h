@@ -62,6 +62,9 @@ struct sbpl_rules {
     /* Terminal devices, canonical.  Empty: /dev/tty is in read_denied. */
     struct sbpl_pathset terminals;
     enum sbpl_net net;
+    /* trustd may be asked: with open egress, or under a proxy only when the
+     * policy accepts fetches outside it (allowUnproxiedCertificateFetches). */
+    bool certificate_verification;
     bool local_binding;
     unsigned short ports[SBPL_MAX_PORTS];
     size_t port_count;

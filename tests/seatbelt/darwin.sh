@@ -3,6 +3,8 @@
 # Runs on macOS only (registered under HOST_DARWIN).  UNVERIFIED: written
 # without a Mac; its first run is the check listed in
 # backends/seatbelt/README.md, "What is unverified".  bash 3.2 compatible.
+# The proxy checks need /usr/bin/python3 and the TLS checks cc (both from the
+# Xcode command line tools) and a network; each section says when it skips.
 . "$HAS_SRCDIR/tests/lib.sh"
 
 [ "$(uname -s)" = Darwin ] || skip "not macOS"
@@ -66,6 +68,69 @@ if /usr/bin/nc -z -G 2 1.1.1.1 443 2>/dev/null; then
     expect_out 'ip_address' "egress true: name resolution"
 else
     echo "# no network on this host: egress checks not run"
+fi
+
+# --- the outgoing proxy (host loopback, kernel-chosen ports) ---------------
+# proxy_pol HOSTS [EXTRA]: workspace_write behind the http front-end.
+proxy_pol() {
+    printf '{"mode":"workspace_write","network":{"egress":true,"localBinding":false,"allowedHosts":[%s],"outgoingProxy":{"frontEnds":["http"]%s}}}' \
+        "$1" "${2:+,$2}"
+}
+if /usr/bin/python3 -c 'import http.server' 2>/dev/null; then
+    /usr/bin/python3 "$HAS_SRCDIR/tests/egress-proxy/origin.py" "$T_TMP/origin.port" >/dev/null 2>&1 &
+    ORIGIN_PID=$!
+    i=0
+    while [ ! -s "$T_TMP/origin.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    OP=$(cat "$T_TMP/origin.port" 2>/dev/null)
+    DP=$(cat "$T_TMP/origin.port.digest" 2>/dev/null)
+    PP=$(proxy_pol "\"127.0.0.1:$OP\"")
+    in_ws "$PP" -- /usr/bin/curl -sS -m 10 "http://127.0.0.1:$OP/hello"
+    expect_rc 0 "proxy: the allowed origin is fetched"
+    expect_out '^hello from origin$' "proxy: the allowed origin's body"
+    in_ws "$PP" -- /usr/bin/curl -sS -m 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$DP/"
+    expect_out '^403$' "proxy: another port of the same host is refused by the proxy"
+    in_ws "$PP" -- /usr/bin/curl -sS -m 5 --noproxy '*' "http://127.0.0.1:$OP/hello"
+    [ "$RC" != 0 ] && ok "proxy: a direct connection around the proxy fails" || fail "proxy: direct connection: $OUT"
+    in_ws "$PP" -- /usr/bin/dscacheutil -q host -a name apple.com
+    expect_out_lacks 'ip_address' "proxy: no name resolution inside (the proxy resolves)"
+    kill "$ORIGIN_PID" 2>/dev/null
+else
+    echo "# no /usr/bin/python3 (Xcode command line tools): proxy checks not run"
+fi
+
+# --- certificate verification through trustd -------------------------------
+# What Go's crypto/x509 does on macOS, built here with the command line tools:
+# allowed with open egress, denied under a proxy unless the policy opts in.
+TLS_HOST=www.apple.com
+chain_ders() {
+    /usr/bin/openssl s_client -showcerts -connect "$TLS_HOST:443" -servername "$TLS_HOST" \
+        </dev/null 2>/dev/null >"$T_TMP/chain.txt" || return 1
+    awk -v d="$T_TMP" '/BEGIN CERTIFICATE/ {n++; f = d "/cert" n ".pem"} f {print > f} /END CERTIFICATE/ {close(f); f = ""}' \
+        "$T_TMP/chain.txt"
+    for pem in "$T_TMP"/cert*.pem; do
+        [ -f "$pem" ] || return 1
+        /usr/bin/openssl x509 -in "$pem" -outform DER -out "${pem%.pem}.der" || return 1
+    done
+}
+probe=$T_TMP/trust_probe
+if /usr/bin/nc -z -G 2 "$TLS_HOST" 443 2>/dev/null &&
+    /usr/bin/cc -o "$probe" "$HAS_SRCDIR/tests/seatbelt/trust_probe.c" -framework Security \
+        -framework CoreFoundation 2>"$T_TMP/cc.err" && chain_ders &&
+    "$probe" "$TLS_HOST" $(ls "$T_TMP"/cert*.der) >/dev/null; then
+    ders=$(ls "$T_TMP"/cert*.der)
+    in_ws "$(policy workspace_write true false)" -- "$probe" "$TLS_HOST" $ders
+    expect_out '^trusted$' "TLS: SecTrust verifies $TLS_HOST with open egress"
+    TP=$(proxy_pol "\"$TLS_HOST:443\"")
+    in_ws "$TP" -- "$probe" "$TLS_HOST" $ders
+    expect_out '^not trusted' "TLS: under a proxy trustd is closed by default"
+    in_ws "$(proxy_pol "\"$TLS_HOST:443\"" '"allowUnproxiedCertificateFetches":true')" -- "$probe" "$TLS_HOST" $ders
+    expect_out '^trusted$' "TLS: under a proxy with allowUnproxiedCertificateFetches, SecTrust verifies"
+    in_ws "$TP" -- /usr/bin/curl -sS -m 20 -o /dev/null -w '%{http_code}' "https://$TLS_HOST/"
+    expect_out '^[23][0-9][0-9]$' "TLS: curl over HTTPS through the proxy (its own verification)"
+    in_ws "$(proxy_pol '"github.com:443"')" -- /usr/bin/git ls-remote https://github.com/git/git HEAD
+    expect_out 'HEAD$' "TLS: git over HTTPS through the proxy"
+else
+    echo "# TLS checks not run: no network to $TLS_HOST, or no cc/openssl ($(head -1 "$T_TMP/cc.err" 2>/dev/null))"
 fi
 
 # Profiles do not nest: refused with a clear message, unless full_access.

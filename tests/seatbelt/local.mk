@@ -50,7 +50,7 @@ EXTRA_DIST += tests/seatbelt/sbpl-print.sh
 if HOST_DARWIN
 BINARY_TESTS += tests/seatbelt/darwin.sh
 endif
-EXTRA_DIST += tests/seatbelt/darwin.sh
+EXTRA_DIST += tests/seatbelt/darwin.sh tests/seatbelt/trust_probe.c
 
 # Every generated profile read by TinyScheme, against our own reader's view
 # (tinyscheme.sh; the dump helper writes the profiles and that view).

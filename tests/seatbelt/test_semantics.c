@@ -78,6 +78,20 @@ static struct sbpl_request local(const char *op, const char *host, unsigned port
     return (struct sbpl_request){.operation = op, .local_host = host, .port = port};
 }
 
+static struct sbpl_request mach(const char *global_name)
+{
+    return (struct sbpl_request){.operation = "mach-lookup", .global_name = global_name};
+}
+
+/* trustd, and only trustd of the Security services. */
+static void expect_certificate_verification(enum sbpl_verdict want)
+{
+    expect(want, mach("com.apple.trustd.agent"));
+    expect(want, mach("com.apple.trustd"));
+    expect(DENY, mach("com.apple.SecurityServer"));
+    expect(DENY, mach("com.apple.ocspd"));
+}
+
 static void test_workspace_write_filesystem(void)
 {
     struct fixture f;
@@ -198,6 +212,7 @@ static void test_network_off(void)
     expect(DENY, file("network-outbound", "/private/var/run/mDNSResponder"));
     expect(DENY, local("network-bind", "localhost", 3000));
     expect(DENY, local("network-inbound", "localhost", 3000));
+    expect_certificate_verification(DENY);
     unload();
     f.policy.network.local_binding = true;
     load(&f);
@@ -220,6 +235,7 @@ static void test_network_egress(void)
     expect(ALLOW, (struct sbpl_request){.operation = "mach-lookup",
                                         .global_name = "com.apple.SystemConfiguration.DNSConfiguration"});
     expect(DENY, local("network-bind", "localhost", 3000));
+    expect_certificate_verification(ALLOW);
     unload();
 }
 
@@ -241,6 +257,15 @@ static void test_network_proxy(void)
     expect(DENY, (struct sbpl_request){.operation = "mach-lookup",
                                        .global_name = "com.apple.SystemConfiguration.DNSConfiguration"});
     expect(DENY, local("network-bind", "localhost", 3000));
+    expect_certificate_verification(DENY); /* trustd would fetch past the proxy */
+    unload();
+    /* Only when the policy accepts fetches outside the proxy; the rest of
+     * the network rules stay the proxy's. */
+    f.policy.network.unproxied_certificate_fetches = true;
+    load(&f);
+    expect_certificate_verification(ALLOW);
+    expect(DENY, out_to("93.184.216.34", 443));
+    expect(DENY, file("network-outbound", "/private/var/run/mDNSResponder"));
     unload();
 }
 

@@ -64,6 +64,9 @@ export const OutgoingProxySchema = Type.Object(
         // Each front-end at most once; parseSupervisorPolicy() names the
         // repeated entry by index, which uniqueItems could not.
         frontEnds: Type.Array(OutgoingProxyFrontEndSchema, { minItems: 1 }),
+        // Lets the platform's certificate verifier (macOS trustd) be asked,
+        // which fetches the URLs a certificate names outside the proxy.
+        allowUnproxiedCertificateFetches: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
 );

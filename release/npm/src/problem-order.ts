@@ -3,11 +3,12 @@
  * message reads like the supervisor's and, past the cap of 32, shows the same
  * problems: the document itself; unknown top-level fields; mode; the four
  * path lists (items by index); network: unknown fields, egress, localBinding,
- * allowedHosts (items), outgoingProxy (unknown fields, frontEnds, items).
+ * allowedHosts (items), outgoingProxy (unknown fields,
+ * allowUnproxiedCertificateFetches, frontEnds, items).
  */
 const ROOT_FIELDS = ["mode", "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "network"];
 const NETWORK_FIELDS = ["egress", "localBinding", "allowedHosts", "outgoingProxy"];
-const PROXY_FIELDS = ["frontEnds"];
+const PROXY_FIELDS = ["allowUnproxiedCertificateFetches", "frontEnds"];
 
 /** "$.network.allowedHosts[2]" → ["network", "allowedHosts", 2]. */
 function segments(path: string): Array<string | number> {
