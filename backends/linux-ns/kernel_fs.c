@@ -10,19 +10,14 @@
  * sysfs attributes.  Mount flags are checked before any of that, so what is
  * made read-only here stays out of reach for every caller.
  *
- *  - The private procfs: every global top-level directory (sys, irq, bus,
- *    fs, pressure, ...) and every global file with a write bit
- *    (sysrq-trigger, mtrr, ...) is bound read-only over itself; files only
- *    their owner may read (timer_list shows host tasks and pids, slabinfo,
- *    kmsg, kpage*) are masked with /dev/null, so a root caller reads no more
- *    than an ordinary one.  Found by listing the directory, not from a list
- *    kept by hand: a future kernel's entry is covered too.  Per-process
- *    entries (/proc/PID, self) stay as they are.  Done for every caller
- *    (~0.25 ms, ~16 binds): an ordinary caller's workload is refused the
- *    host root's entries by the kernel already, but it owns the sysctls of
- *    its own IPC and network namespaces, and a sandbox whose kernel
- *    interfaces are read-only is simpler to reason about than one whose
- *    safety depends on each entry's owner.
+ *  - The private procfs is mounted read-only as a whole (mount_policy.c):
+ *    sysctls, sysrq-trigger, irq affinities, and a future kernel's entries
+ *    too, with no list to keep; per-process files (oom_score_adj, comm,
+ *    mem) are read-only as well.  Reopening a descriptor through
+ *    /proc/self/fd/N still works: the open lands on the file's own mount.
+ *    Files only their owner may read (timer_list shows host tasks and pids,
+ *    slabinfo, kmsg, kpage*) are masked with /dev/null, so a root caller
+ *    reads no more than an ordinary one; found by listing the directory.
  *  - Every other mount of a kernel filesystem that is writable in the
  *    sandbox's view is made read-only: the tree is read-only already, but a
  *    writable root can hold one (a chroot or build root with its own /proc
@@ -57,38 +52,32 @@ static bool all_digits(const char *s)
     return true;
 }
 
-enum proc_guard { LEAVE, READ_ONLY, MASK };
-
-static enum proc_guard proc_guard_for(mode_t m)
+/* A global regular file only its owner may read. */
+static bool owner_only(mode_t m)
 {
-    if (S_ISDIR(m) || (S_ISREG(m) && (m & 0222)))
-        return READ_ONLY; /* sys, irq, bus, ...; sysrq-trigger, mtrr */
-    if (S_ISREG(m) && !(m & 0044))
-        return MASK; /* only its owner may read it */
-    return LEAVE;
+    return S_ISREG(m) && !(m & 0044);
 }
 
-/* One top-level entry of the private procfs: read-only, masked, or left
- * (most entries: one fstatat, nothing opened). */
-static int guard_proc_entry(int proc_fd, const char *name, const struct sp_node *devnull, bool legacy,
-                            char *err, size_t errlen)
+/* One top-level entry of the private procfs: masked if owner-only (most
+ * entries: one fstatat, nothing opened). */
+static int mask_proc_entry(int proc_fd, const char *name, const struct sp_node *devnull, bool legacy,
+                           char *err, size_t errlen)
 {
     struct stat st;
-    if (fstatat(proc_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || proc_guard_for(st.st_mode) == LEAVE)
+    if (fstatat(proc_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !owner_only(st.st_mode))
         return 0; /* gone meanwhile, or nothing to do */
     struct sp_node node;
     if (safe_path_open(proc_fd, name, &node) != 0)
         return 0;
     char path[300];
     snprintf(path, sizeof path, "/proc/%s", name);
-    enum proc_guard g = proc_guard_for(node.st.st_mode); /* of what is open now */
-    int rc = g == READ_ONLY ? mnt_bind(legacy, &node, &node, BIND_RO, path, err, errlen)
-           : g == MASK ? mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen) : 0;
+    int rc = owner_only(node.st.st_mode) /* of what is open now */
+           ? mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen) : 0;
     safe_path_close(&node);
     return rc;
 }
 
-int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
+int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
 {
     int proc_fd = openat(root_fd, "proc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *d = proc_fd >= 0 ? fdopendir(proc_fd) : NULL;
@@ -108,7 +97,7 @@ int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy
             continue;
         if (n == sizeof names / sizeof names[0]) {
             snprintf(err, errlen, "/proc: more global entries than expected (%zu); refusing to leave "
-                     "any of them writable", n);
+                     "any of them unmasked", n);
             closedir(d);
             return -1;
         }
@@ -116,7 +105,7 @@ int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy
     }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = guard_proc_entry(dirfd(d), names[i], devnull, legacy, err, errlen);
+        rc = mask_proc_entry(dirfd(d), names[i], devnull, legacy, err, errlen);
     closedir(d);
     return rc;
 }
@@ -124,7 +113,7 @@ int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy
 static bool ours(const char *mp)
 {
     /* The private /proc and /dev (and whatever host mount they hide) are
-     * this sandbox's own: /proc is guarded entry by entry above. */
+     * this sandbox's own: /proc is read-only from its mount on. */
     static const char *const own[] = {"/proc", "/dev"};
     for (size_t i = 0; i < 2; i++) {
         size_t n = strlen(own[i]);

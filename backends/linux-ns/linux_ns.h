@@ -68,8 +68,8 @@ int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx
 
 /* kernel_fs.c (needs mount_ops.h for struct sp_node) */
 struct sp_node;
-/* The private procfs's global entries read-only or masked. */
-int kernel_fs_guard_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
+/* The private procfs's owner-only global files masked. */
+int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
 /* Every writable kernel-filesystem mount of the view (outside the private
  * /proc and /dev) made read-only. */
 int kernel_fs_read_only(bool legacy, char *err, size_t errlen);

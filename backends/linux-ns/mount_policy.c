@@ -6,8 +6,8 @@
  * over grants" is realised):
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
- *   3. a private minimal /dev (dev.c) and a private procfs for the new PID
- *      namespace with its global entries read-only (kernel_fs.c) — before
+ *   3. a private minimal /dev (dev.c) and a private, read-only procfs for
+ *      the new PID namespace, owner-only files masked (kernel_fs.c) — before
  *      the policy paths, so that a denial under /proc or /dev lands on what
  *      the workload sees;
  *   4. writable roots, parents before children, bound writable; then every
@@ -239,7 +239,10 @@ static int private_proc(int root_fd, char *err, size_t errlen)
         snprintf(err, errlen, "/proc: %s", strerror(-e));
         return -1;
     }
-    int rc = mnt_new("proc", &proc, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, "/proc", err, errlen);
+    /* Read-only as a whole (superblock too, so no later bind makes it
+     * writable): the uid-checked writes of a root caller's uid 0 to
+     * core_pattern, sysrq-trigger & co. are refused before any (kernel_fs.c). */
+    int rc = mnt_new("proc", &proc, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, "/proc", err, errlen);
     if (rc != 0 && errno == EPERM) {
         size_t n = strlen(err);
         snprintf(err + n, errlen - n, "; the kernel refuses a new procfs while parts of /proc are masked "
@@ -328,7 +331,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         goto out;
     if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
-        kernel_fs_guard_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
+        kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
         /* after the writable roots: one may hold a procfs or sysfs mount */
         kernel_fs_read_only(v.legacy, err, errlen) != 0 ||

@@ -59,6 +59,28 @@ fi
 run_sup "$P" -- sh -c 'wc -c < /proc/timer_list; wc -c < /proc/slabinfo'
 expect_out_lacks '^[1-9]' "root-only /proc files (timer_list, slabinfo) show nothing"
 
+# The private procfs is read-only as a whole: per-process files too, by
+# every name that reaches them (self, the pid, a thread, PID 1), and no
+# remount or new procfs makes it writable.  Reopening a descriptor through
+# /proc/self/fd still lands on the file's own mount and works.
+run_sup "$P" -- "$PY" -c '
+import ctypes, os
+for p in ("/proc/self/oom_score_adj", "/proc/%d/oom_score_adj" % os.getpid(),
+          "/proc/thread-self/comm", "/proc/self/mem", "/proc/1/oom_score_adj", "/proc/self/coredump_filter"):
+    try:
+        os.close(os.open(p, os.O_WRONLY)); print("WRITABLE", p)
+    except OSError as e:
+        print("refused", p, e.strerror)
+libc = ctypes.CDLL(None, use_errno=True)
+MS_REMOUNT = 32
+print("remount", "done" if libc.mount(b"proc", b"/proc", b"proc", MS_REMOUNT, None) == 0 else "refused")
+print("new procfs", "done" if libc.mount(b"proc", b"/tmp", b"proc", 0, None) == 0 else "refused")'
+expect_out '^refused /proc/self/oom_score_adj Read-only file system$' "/proc/self/oom_score_adj is read-only"
+expect_out_lacks 'WRITABLE|done' "no per-process procfs file opens for writing, and no remount or new procfs ($(printf '%s' "$OUT" | grep -E 'WRITABLE|done' | head -2 | tr '\n' ' '))"
+run_sup "$P" -- sh -c 'exec 3>fd-reopen; echo through-proc >/proc/self/fd/3; cat fd-reopen; echo to-stdout >>/dev/stdout'
+expect_out '^through-proc$' "a workspace file reopened through /proc/self/fd is written"
+expect_out '^to-stdout$' "/dev/stdout (through /proc/self/fd/1) is written"
+
 # --- setuid, setgid, file capabilities -------------------------------------
 cat >"$T_TMP/setid.py" <<'PY'
 import ctypes, os, stat, sys, tarfile
