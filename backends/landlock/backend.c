@@ -42,10 +42,6 @@
 #include "seccomp_programs.h"
 #include "supervise.h"
 
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-
 struct landlock_state {
     bool sandbox;               /* false for full_access: nothing to enforce */
     bool layered;               /* inside another boundary: the ruleset only */
@@ -79,10 +75,7 @@ static const char *unenforceable(const struct policy *p, bool egress_open, char 
                  "ordinary user, or use the linux-ns backend", state.abi);
         return buf;
     }
-    if (syscall(SYS_pidfd_getfd, -1, 0, 0) != 0 && errno == ENOSYS)
-        return "this kernel lacks pidfd_getfd (Linux >= 5.6), which keeps host Unix sockets out of reach; "
-               "run on a newer kernel";
-    return NULL;
+    return connect_broker_unsupported();
 }
 
 static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)

@@ -206,12 +206,7 @@ int fs_open_no_symlinks(const char *path)
  * words it. */
 static int refuse(const char *field, const char *path, int error, char *err, size_t errlen)
 {
-    const char *why = error == ELOOP
-        ? "a component is a symbolic link (refused: the rule would follow it away from the path); name the real path"
-        : error == ENOENT ? "does not exist (writable roots and write-denied paths must exist)"
-        : strerror(error);
-    snprintf(err, errlen, "%s: %s: %s", field, path, why);
-    return -1;
+    return path_resolve_error(field, path, error, "the rule would follow it away from the path", err, errlen);
 }
 
 /* Each path of `list` resolves without a symbolic link, exists (unless

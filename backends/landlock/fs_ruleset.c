@@ -69,14 +69,6 @@ struct walk {
     size_t errlen;
 };
 
-bool path_at_or_beneath(const char *path, const char *root)
-{
-    if (strcmp(root, "/") == 0)
-        return path[0] == '/';
-    size_t n = strlen(root);
-    return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
 bool path_covered_by(const char *path, const char *const *list)
 {
     for (size_t i = 0; list[i]; i++)

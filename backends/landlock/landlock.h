@@ -51,8 +51,6 @@ int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen);
 int fs_open_no_symlinks(const char *path);
 
 /* fs_ruleset.c */
-/* `path` is `root` or beneath it (both absolute, normalised). */
-bool path_at_or_beneath(const char *path, const char *root);
 /* Some entry of `list` (NULL-terminated) is `path` or above it. */
 bool path_covered_by(const char *path, const char *const *list);
 /* The file-system rights this ABI can handle, all of them. */

@@ -20,6 +20,11 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
+
+bool broker_peek_supported(void)
+{
+    return !(syscall(SYS_pidfd_getfd, -1, 0, 0) != 0 && errno == ENOSYS);
+}
 #ifndef SYS_openat2
 #define SYS_openat2 437
 #endif

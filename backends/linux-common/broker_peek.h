@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* This kernel has pidfd_getfd(2) (Linux >= 5.6), without which no
+ * descriptor of the workload can be fetched. */
+bool broker_peek_supported(void);
 /* The notification is still pending (its thread did not die, its id was
  * not reused). */
 bool broker_id_valid(int listener, __u64 id);

@@ -217,6 +217,13 @@ static void broker(struct connect_broker *b, const struct seccomp_notif *req)
         close_pending(&p);
 }
 
+const char *connect_broker_unsupported(void)
+{
+    return broker_peek_supported() ? NULL
+        : "this kernel lacks pidfd_getfd (Linux >= 5.6), which the sandbox needs to keep host Unix sockets "
+          "out of reach; run on a newer kernel";
+}
+
 struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules)
 {
     struct connect_broker *b = calloc(1, sizeof *b);

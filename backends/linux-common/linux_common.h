@@ -17,6 +17,7 @@
  *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
  *   mountinfo.c      the mount table; which filesystems are kernel interfaces
+ *   paths.c          policy paths compared as paths
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.
@@ -81,6 +82,11 @@ struct connect_rules {
 #define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
 struct connect_broker;
 struct pollfd;
+/* NULL when this kernel can run the broker, else why not, with the fix.
+ * (openat2, of the same release, is not probed: a filter around the
+ * supervisor may refuse it, and then every AF_UNIX connect is refused:
+ * closed, not open.) */
+const char *connect_broker_unsupported(void);
 /* `rules` must outlive the broker. */
 struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules);
 /* Answer one notification (the listener is readable).  0, or -1 when the
@@ -141,5 +147,13 @@ bool mount_is_kernel_interface(const char *fstype);
 /* keyring.c: the caller's session keys (Kerberos tickets, ecryptfs, ...)
  * are no longer possessed: a fresh anonymous session keyring. */
 int keyring_join_fresh_session(char *err, size_t errlen);
+
+/* paths.c: `path` is `root` or beneath it (both absolute, normalised). */
+bool path_at_or_beneath(const char *path, const char *root);
+/* "FIELD: PATH: why" for a policy path that did not resolve with `error`
+ * (an errno); `link_risk` says what a symbolic link there would do.
+ * Returns -1. */
+int path_resolve_error(const char *field, const char *path, int error, const char *link_risk,
+                       char *err, size_t errlen);
 
 #endif

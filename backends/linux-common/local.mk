@@ -11,7 +11,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/broker_peek.h backends/linux-common/broker_peek.c \
 	backends/linux-common/meta_broker.h backends/linux-common/meta_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
-	backends/linux-common/keyring.c backends/linux-common/mountinfo.c
+	backends/linux-common/keyring.c backends/linux-common/mountinfo.c \
+	backends/linux-common/paths.c
 # Written at build time by the seccomp tool below.
 LINUX_COMMON_GENERATED = backends/linux-common/seccomp_programs.c
 # The generated source lives in the build tree; its header in the source tree.

@@ -55,19 +55,6 @@ static bool have_mount_setattr(void)
     return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) != 0 && errno != ENOSYS;
 }
 
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-/* The connect() check (connect_broker.c) needs pidfd_getfd(2), Linux >= 5.6:
- * without it no socket can be checked, and the launch is refused rather
- * than left open.  (openat2, of the same release, is not probed: a filter
- * around the supervisor may refuse it, and then the check refuses every
- * AF_UNIX connect: closed, not open.) */
-static bool connect_check_possible(void)
-{
-    return !(syscall(SYS_pidfd_getfd, -1, 0, 0) != 0 && errno == ENOSYS);
-}
-
 static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
@@ -81,9 +68,11 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     /* Read from the supervisor's own environment, not the workload's. */
     const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
     state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
-    if (state.sandbox && !connect_check_possible())
-        return sandbox_fail(ctx, "this kernel lacks pidfd_getfd (Linux >= 5.6), which the sandbox needs to keep "
-                            "host Unix sockets out of reach; run on a newer kernel");
+    /* Without the connect() check no socket can be checked: refused, not
+     * left open. */
+    const char *no_broker = state.sandbox ? connect_broker_unsupported() : NULL;
+    if (no_broker)
+        return sandbox_fail(ctx, "%s", no_broker);
     return SANDBOX_OK;
 }
 

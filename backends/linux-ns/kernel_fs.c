@@ -114,13 +114,7 @@ static bool ours(const char *mp)
 {
     /* The private /proc and /dev (and whatever host mount they hide) are
      * this sandbox's own: /proc is read-only from its mount on. */
-    static const char *const own[] = {"/proc", "/dev"};
-    for (size_t i = 0; i < 2; i++) {
-        size_t n = strlen(own[i]);
-        if (strncmp(mp, own[i], n) == 0 && (mp[n] == '/' || mp[n] == '\0'))
-            return true;
-    }
-    return false;
+    return path_at_or_beneath(mp, "/proc") || path_at_or_beneath(mp, "/dev");
 }
 
 static bool writable_kernel_fs(const struct mount_info *m, const void *unused)

@@ -188,17 +188,9 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
     return rc;
 }
 
-static bool under(const char *mp, const char *prefix)
-{
-    if (strcmp(prefix, "/") == 0)
-        return true;
-    size_t n = strlen(prefix);
-    return strncmp(mp, prefix, n) == 0 && (mp[n] == '/' || mp[n] == '\0');
-}
-
 static bool at_or_under(const struct mount_info *m, const void *prefix)
 {
-    return under(m->point, prefix);
+    return path_at_or_beneath(m->point, prefix);
 }
 
 /* EINVAL: not the root of a mount (a mount point hidden by a mount above

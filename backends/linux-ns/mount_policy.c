@@ -50,20 +50,10 @@ struct view {
     bool legacy;
 };
 
-static bool path_under(const char *path, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strncmp(path, prefix, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
 static void resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
 {
-    const char *why = error == ELOOP
-        ? "a component is a symbolic link (refused: a link planted in a writable root could redirect "
-          "the mount); name the real path"
-        : error == ENOENT ? "does not exist (writable roots and write-denied paths must exist)"
-        : strerror(error);
-    snprintf(err, errlen, "%s: %s: %s", field, path, why);
+    path_resolve_error(field, path, error, "a link planted in a writable root could redirect the mount",
+                       err, errlen);
 }
 
 /* Bind `path` over itself, writable or read-only. */
@@ -114,7 +104,7 @@ static const char **merged(const struct string_list *list, const char *extra)
     qsort(out, n, sizeof *out, compare_paths);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
-        if (kept == 0 || !path_under(out[i], out[kept - 1]))
+        if (kept == 0 || !path_at_or_beneath(out[i], out[kept - 1]))
             out[kept++] = out[i];
     out[kept] = NULL;
     return out;
@@ -190,7 +180,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
     struct sp_dir_cache cache = {.fd = -1};
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++) {
-        if (within && !path_under(paths[i], within))
+        if (within && !path_at_or_beneath(paths[i], within))
             continue;
         if (strcmp(paths[i], "/") == 0) {
             snprintf(err, errlen, "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
