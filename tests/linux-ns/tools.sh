@@ -35,5 +35,12 @@ fi
 if have_tool gdb gdb; then
     run_sup "$P" -- gdb -q -batch -ex run --args /bin/true
     expect_out 'exited normally' "gdb on the workload's own child"
+    if have_tool gcc gcc; then
+        # A breakpoint is a write into the child's text: through ptrace or
+        # /proc/PID/mem, which the read-only procfs closes.
+        printf 'int twice(int x) { return 2 * x; }\nint main(void) { return twice(21) - 42; }\n' >bp.c
+        run_sup "$P" -- sh -c 'gcc -g -O0 -o bp bp.c && gdb -q -batch -ex "break twice" -ex run -ex "print x" -ex continue ./bp'
+        expect_out '^\$1 = 21$' "gdb stops at a breakpoint in the workload's own child"
+    fi
 fi
 finish
