@@ -52,10 +52,13 @@ static bool all_digits(const char *s)
     return true;
 }
 
-/* A global regular file only its owner may read. */
+/* A global regular file only its owner may read, and nobody write.  One
+ * with a write bit (sysrq-trigger, 0200) is left to the read-only mount:
+ * masked by /dev/null, a write to it would succeed silently instead of
+ * failing with EROFS (a read-only mount does not stop writes to a device). */
 static bool owner_only(mode_t m)
 {
-    return S_ISREG(m) && !(m & 0044);
+    return S_ISREG(m) && !(m & 0044) && !(m & 0222);
 }
 
 /* One top-level entry of the private procfs: masked if owner-only (most

@@ -56,6 +56,20 @@ if [ -e /proc/sysrq-trigger ]; then
 else
     echo "# this kernel has no /proc/sysrq-trigger (CONFIG_MAGIC_SYSRQ off): not checked"
 fi
+# Every global procfs file with a write bit (mtrr, sysrq-trigger, ...)
+# refuses a write open with EROFS: none may be masked by /dev/null, where
+# the write would succeed silently.
+writable_bits=$(find /proc -maxdepth 1 -type f -perm /0222 -printf '%p\n')
+if [ -n "$writable_bits" ]; then
+    run_sup "$P" -- "$PY" -c '
+import errno, os, sys
+for p in sys.argv[1:]:
+    try:
+        os.close(os.open(p, os.O_WRONLY)); print("OPENED", p)
+    except OSError as e:
+        print("EROFS" if e.errno == errno.EROFS else "OTHER", p, e.strerror)' $writable_bits
+    expect_out_lacks '^(OPENED|OTHER)' "procfs files with a write bit refuse writing with EROFS ($(echo $writable_bits))"
+fi
 run_sup "$P" -- sh -c 'wc -c < /proc/timer_list; wc -c < /proc/slabinfo'
 expect_out_lacks '^[1-9]' "root-only /proc files (timer_list, slabinfo) show nothing"
 
