@@ -192,11 +192,9 @@ static void test_processes_and_services(void)
     expect(DENY, (struct sbpl_request){.operation = "process-info-pidinfo"});
     expect(ALLOW, (struct sbpl_request){.operation = "sysctl-read"});
     expect(DENY, (struct sbpl_request){.operation = "sysctl-write"});
-    expect(ALLOW, (struct sbpl_request){.operation = "mach-lookup",
-                                        .global_name = "com.apple.system.opendirectoryd.libinfo"});
-    expect(DENY, (struct sbpl_request){.operation = "mach-lookup", .global_name = "com.apple.SecurityServer"});
-    expect(DENY, (struct sbpl_request){.operation = "mach-lookup",
-                                       .global_name = "com.apple.SystemConfiguration.DNSConfiguration"});
+    expect(ALLOW, mach("com.apple.system.opendirectoryd.libinfo"));
+    expect(DENY, mach("com.apple.SecurityServer"));
+    expect(DENY, mach("com.apple.SystemConfiguration.DNSConfiguration"));
     expect(DENY, (struct sbpl_request){.operation = "iokit-open"});
     expect(DENY, (struct sbpl_request){.operation = "file-link", .path = FIXTURE_CWD "/x"});
     unload();
@@ -232,8 +230,7 @@ static void test_network_egress(void)
     expect(ALLOW, out_to("93.184.216.34", 443));
     expect(ALLOW, file("network-outbound", "/private/var/run/mDNSResponder"));
     expect(DENY, file("network-outbound", "/private/var/run/docker.sock"));
-    expect(ALLOW, (struct sbpl_request){.operation = "mach-lookup",
-                                        .global_name = "com.apple.SystemConfiguration.DNSConfiguration"});
+    expect(ALLOW, mach("com.apple.SystemConfiguration.DNSConfiguration"));
     expect(DENY, local("network-bind", "localhost", 3000));
     expect_certificate_verification(ALLOW);
     unload();
@@ -254,8 +251,7 @@ static void test_network_proxy(void)
     expect(DENY, out_to("localhost", 41002));
     expect(DENY, out_to("93.184.216.34", 443));
     expect(DENY, file("network-outbound", "/private/var/run/mDNSResponder"));
-    expect(DENY, (struct sbpl_request){.operation = "mach-lookup",
-                                       .global_name = "com.apple.SystemConfiguration.DNSConfiguration"});
+    expect(DENY, mach("com.apple.SystemConfiguration.DNSConfiguration"));
     expect(DENY, local("network-bind", "localhost", 3000));
     expect_certificate_verification(DENY); /* trustd would fetch past the proxy */
     unload();
@@ -286,7 +282,7 @@ static void test_hostile_denials_hold(void)
         expect(DENY, file("file-write-create", denied));
         expect(DENY, file("file-write-data", inside));
         expect(ALLOW, file("file-write-create", FIXTURE_CWD "/ordinary"));
-        expect(DENY, (struct sbpl_request){.operation = "mach-lookup", .global_name = "x"});
+        expect(DENY, mach("x"));
         expect(DENY, out_to("93.184.216.34", 443));
         unload();
     }
