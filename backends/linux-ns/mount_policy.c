@@ -50,9 +50,9 @@ struct view {
     bool legacy;
 };
 
-static void resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
+static int resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
 {
-    path_resolve_error(field, path, error, "a link planted in a writable root could redirect the mount",
+    return path_resolve_error(field, path, error, "a link planted in a writable root could redirect the mount",
                        err, errlen);
 }
 
@@ -62,10 +62,8 @@ static int bind_in_place(const struct view *v, const char *field, const char *pa
 {
     struct sp_node node;
     int e = safe_path_open(v->root_fd, path[1] ? path + 1 : ".", &node);
-    if (e != 0) {
-        resolve_error(field, path, -e, err, errlen);
-        return -1;
-    }
+    if (e != 0)
+        return resolve_error(field, path, -e, err, errlen);
     int rc = mnt_bind(v->legacy, &node, &node, mode, path, err, errlen);
     safe_path_close(&node);
     if (rc != 0) {
@@ -193,8 +191,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
         if (e == -ENOENT || e == -ENOTDIR)
             continue; /* absent (or already under a mask): nothing to hide */
         if (e != 0) {
-            resolve_error("deniedReadPaths", paths[i], -e, err, errlen);
-            rc = -1;
+            rc = resolve_error("deniedReadPaths", paths[i], -e, err, errlen);
             break;
         }
         if (S_ISDIR(dst.st.st_mode))
