@@ -15,9 +15,10 @@
  *    too, with no list to keep; per-process files (oom_score_adj, comm,
  *    mem) are read-only as well.  Reopening a descriptor through
  *    /proc/self/fd/N still works: the open lands on the file's own mount.
- *    Files only their owner may read (timer_list shows host tasks and pids,
- *    slabinfo, kmsg, kpage*) are masked with /dev/null, so a root caller
- *    reads no more than an ordinary one; found by listing the directory.
+ *    Files only their owner may read and none may write (timer_list shows
+ *    host tasks and pids, slabinfo, kmsg, kpage*) are masked with /dev/null,
+ *    so a root caller reads no more than an ordinary one; found by listing
+ *    the directory.
  *  - Every other mount of a kernel filesystem that is writable in the
  *    sandbox's view is made read-only: the tree is read-only already, but a
  *    writable root can hold one (a chroot or build root with its own /proc
