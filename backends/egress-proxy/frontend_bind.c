@@ -2,8 +2,8 @@
  * frontend_bind.c — see frontend_bind.h.  Bound on 127.0.0.1 only: on the
  * host's loopback every local process can connect, so the per-invocation
  * secret is what keeps them out (checked in constant time by both
- * front-ends), and the workload's Seatbelt profile allows it exactly these
- * ports.
+ * front-ends), and the boundary grants the workload exactly these ports
+ * (the Seatbelt profile; the connect() broker under landlock).
  */
 #include "config.h"
 

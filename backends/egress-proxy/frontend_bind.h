@@ -1,6 +1,8 @@
 /*
- * frontend_bind.h — host-loopback builds (macOS; the portable test build on
- * Linux): the egress process binds its own front-ends.
+ * frontend_bind.h — the host-loopback variant (egress_loopback.c), used
+ * when the boundary offers loopback port grants: landlock on Linux, seatbelt
+ * on macOS, and the portable test build.  The egress process binds its own
+ * front-ends there (with linux-ns they come from the sandbox's netns).
  */
 #ifndef HAS_EGRESS_FRONTEND_BIND_H
 #define HAS_EGRESS_FRONTEND_BIND_H
