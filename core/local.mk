@@ -5,6 +5,8 @@ core_libpolicy_a_SOURCES = \
 	core/policy.h core/policy_parse.c \
 	core/json_text.h core/json_text.c \
 	core/policy_read.h core/policy_read.c
+# The path algebra every backend uses (modules compile it in themselves).
+core_libpolicy_a_SOURCES += core/policy_paths.h core/policy_paths.c
 core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 STATIC_BACKEND_DEFS =

@@ -69,14 +69,6 @@ struct walk {
     size_t errlen;
 };
 
-bool path_covered_by(const char *path, const char *const *list)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (path_at_or_beneath(path, list[i]))
-            return true;
-    return false;
-}
-
 static int add_rule(struct walk *w, int fd, const struct stat *st, const char *path)
 {
     uint64_t rights = S_ISDIR(st->st_mode) ? w->rights : w->rights & FILE_RIGHTS;
@@ -89,40 +81,11 @@ static int add_rule(struct walk *w, int fd, const struct stat *st, const char *p
     return -1;
 }
 
-static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n);
+static int grant(struct walk *w, int fd, const char *path, const char *const *excl, size_t n);
 
-/* The first index of sorted excl[0..n) not below `key`. */
-static size_t lower_bound(const char **excl, size_t n, const char *key)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(excl[mid], key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Copy to sub[] the entries of sorted excl[0..n) at or beneath `child`
- * (they stay sorted): `child` itself, then the run that starts with
- * "child/".  Returns their count. */
-static size_t select_beneath(const char *child, const char **excl, size_t n, const char **sub)
-{
-    size_t m = 0, at = lower_bound(excl, n, child);
-    if (at < n && strcmp(excl[at], child) == 0)
-        sub[m++] = excl[at];
-    size_t len = strlen(child);
-    char prefix[4096 + 256 + 1];
-    snprintf(prefix, sizeof prefix, "%s/", child);
-    for (at = lower_bound(excl, n, prefix); at < n && strncmp(excl[at], prefix, len + 1) == 0; at++)
-        sub[m++] = excl[at];
-    return m;
-}
-
-/* Grant every entry of directory `fd` (at `path`) but the excluded ones. */
-static int grant_entries(struct walk *w, int fd, const char *path, const char **excl, size_t n)
+/* Grant every entry of directory `fd` (at `path`) but the excluded ones,
+ * excl[0..n) in path order. */
+static int grant_entries(struct walk *w, int fd, const char *path, const char *const *excl, size_t n)
 {
     int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -133,42 +96,36 @@ static int grant_entries(struct walk *w, int fd, const char *path, const char **
             close(dfd);
         return -1;
     }
-    const char **sub = malloc(n * sizeof *sub);
     char child[4096 + 256];
-    int rc = sub ? 0 : -1;
+    int rc = 0;
     struct dirent *e;
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         snprintf(child, sizeof child, "%s/%s", strcmp(path, "/") == 0 ? "" : path, e->d_name);
-        size_t m = select_beneath(child, excl, n, sub);
-        if (m > 0 && strcmp(sub[0], child) == 0)
+        size_t m, at = policy_paths_beneath(excl, n, child, &m);
+        if (m > 0 && strcmp(excl[at], child) == 0)
             continue; /* denied itself (fs_lists_check refused a link there): nothing to open */
         int cfd = openat(fd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         if (cfd < 0)
             continue; /* gone meanwhile: nothing to grant */
-        rc = grant(w, cfd, child, sub, m);
+        rc = grant(w, cfd, child, excl + at, m);
         close(cfd);
     }
-    if (!sub)
-        snprintf(w->err, w->errlen, "out of memory granting the entries of %s", path);
-    free(sub);
     closedir(d);
     return rc;
 }
 
 /* Grant w->rights beneath `path` (O_PATH `fd`) except at or beneath each
- * of excl[0..n), which are all at or beneath `path`, sorted. */
-static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n)
+ * of excl[0..n), which are all at or beneath `path`, in path order. */
+static int grant(struct walk *w, int fd, const char *path, const char *const *excl, size_t n)
 {
     struct stat st;
     if (fstat(fd, &st) != 0) {
         snprintf(w->err, w->errlen, "cannot stat %s: %s", path, strerror(errno));
         return -1;
     }
-    bool denied_itself = false;
-    for (size_t i = 0; i < n && !denied_itself; i++)
-        denied_itself = strcmp(excl[i], path) == 0;
+    bool denied_itself = n > 0 && strcmp(excl[0], path) == 0; /* path order: it comes first */
     if (denied_itself && !S_ISLNK(st.st_mode))
         return 0;
     if (S_ISLNK(st.st_mode)) {
@@ -186,20 +143,13 @@ static int grant(struct walk *w, int fd, const char *path, const char **excl, si
 
 /* ---- the policy --------------------------------------------------------- */
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The entries of `list` at or beneath `root`, sorted, into out[]. */
-static size_t beneath_of(const char *root, const char *const *list, const char **out)
+size_t fs_paths_beneath(const char *root, const char *const *list, const char **out)
 {
     size_t m = 0;
     for (size_t i = 0; list[i]; i++)
-        if (path_at_or_beneath(list[i], root))
+        if (policy_path_at_or_beneath(list[i], root))
             out[m++] = list[i];
-    qsort(out, m, sizeof *out, by_name);
-    return m;
+    return policy_paths_prune(out, m);
 }
 
 static size_t count(const char *const *list)
@@ -276,14 +226,14 @@ static int grant_roots(struct walk *w, const struct fs_lists *l, const char *con
 {
     for (size_t i = 0; l->writable[i]; i++) {
         const char *root = l->writable[i];
-        if ((in_dev && !path_at_or_beneath(root, DEV_ROOT)) || path_covered_by(root, denied))
+        if ((in_dev && !policy_path_at_or_beneath(root, DEV_ROOT)) || policy_path_covered(root, denied))
             continue;
         int fd = fs_open_no_symlinks(root);
         if (fd < 0) {
             snprintf(w->err, w->errlen, "writable root %s: %s", root, strerror(errno));
             return -1;
         }
-        int rc = grant(w, fd, root, excl, beneath_of(root, denied, excl));
+        int rc = grant(w, fd, root, excl, fs_paths_beneath(root, denied, excl));
         close(fd);
         if (rc != 0)
             return -1;
@@ -304,9 +254,9 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
     }
     struct walk reads = {ruleset, handled & READ_CLASS, "read", err, errlen};
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    size_t n = beneath_of("/", l->no_read, excl);
+    size_t n = fs_paths_beneath("/", l->no_read, excl);
     excl[n++] = DEV_ROOT; /* room: most + 1 */
-    qsort(excl, n, sizeof *excl, by_name);
+    n = policy_paths_prune(excl, n);
     int rc = root < 0 ? -1 : grant(&reads, root, "/", excl, n);
     if (root >= 0)
         close(root);

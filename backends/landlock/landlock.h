@@ -22,6 +22,7 @@
 
 #include "backend.h"
 #include "linux_common.h"
+#include "policy_paths.h"
 
 /* The paths the policy's filesystem rules are made of (each list
  * NULL-terminated). */
@@ -51,8 +52,10 @@ int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen);
 int fs_open_no_symlinks(const char *path);
 
 /* fs_ruleset.c */
-/* Some entry of `list` (NULL-terminated) is `path` or above it. */
-bool path_covered_by(const char *path, const char *const *list);
+/* The entries of `list` (NULL-terminated) at or beneath `root` into out[],
+ * pruned and in path order (policy_paths_prune): what a walk from `root`
+ * must leave out.  Returns their count. */
+size_t fs_paths_beneath(const char *root, const char *const *list, const char **out);
 /* The file-system rights this ABI can handle, all of them. */
 uint64_t fs_rights_handled(int abi);
 /* Add the policy's rules to `ruleset`: reads beneath / but no_read,

@@ -42,7 +42,7 @@ static int beneath_writable_root(int fd, const struct socket_policy *sp)
     /* Not a path of this mount namespace ("(deleted)", "socket:[...]"). */
     if (path[0] != '/' || strstr(path, " (deleted)"))
         return -EACCES;
-    if (!path_covered_by(path, sp->fs->writable) || path_covered_by(path, sp->fs->no_write))
+    if (!policy_path_covered(path, sp->fs->writable) || policy_path_covered(path, sp->fs->no_write))
         return -EACCES; /* a host file */
     return 0;
 }

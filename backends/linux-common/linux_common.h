@@ -17,7 +17,7 @@
  *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
  *   mountinfo.c      the mount table; which filesystems are kernel interfaces
- *   paths.c          policy paths compared as paths
+ *   paths.c          the message for a policy path that does not resolve
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.
@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "policy.h"
+#include "policy_paths.h"
 
 /* caps.c: every capability set empty, securebits locked (needs
  * CAP_SETPCAP: a caller without it has no capability to lock away, and
@@ -148,9 +149,7 @@ bool mount_is_kernel_interface(const char *fstype);
  * are no longer possessed: a fresh anonymous session keyring. */
 int keyring_join_fresh_session(char *err, size_t errlen);
 
-/* paths.c: `path` is `root` or beneath it (both absolute, normalised). */
-bool path_at_or_beneath(const char *path, const char *root);
-/* "FIELD: PATH: why" for a policy path that did not resolve with `error`
+/* paths.c: "FIELD: PATH: why" for a policy path that did not resolve with `error`
  * (an errno); `link_risk` says what a symbolic link there would do.
  * Returns -1. */
 int path_resolve_error(const char *field, const char *path, int error, const char *link_risk,

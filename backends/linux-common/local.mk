@@ -13,6 +13,9 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
 	backends/linux-common/keyring.c backends/linux-common/mountinfo.c \
 	backends/linux-common/paths.c
+# The core's policy path algebra, compiled in here: a module is
+# self-contained, and the release binary's archives resolve left to right.
+LINUX_COMMON_SOURCES += core/policy_paths.h core/policy_paths.c
 # Written at build time by the seccomp tool below.
 LINUX_COMMON_GENERATED = backends/linux-common/seccomp_programs.c
 # The generated source lives in the build tree; its header in the source tree.

@@ -118,7 +118,7 @@ static bool ours(const char *mp)
 {
     /* The private /proc and /dev (and whatever host mount they hide) are
      * this sandbox's own: /proc is read-only from its mount on. */
-    return path_at_or_beneath(mp, "/proc") || path_at_or_beneath(mp, "/dev");
+    return policy_path_at_or_beneath(mp, "/proc") || policy_path_at_or_beneath(mp, "/dev");
 }
 
 static bool writable_kernel_fs(const struct mount_info *m, const void *unused)

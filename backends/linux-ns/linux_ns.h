@@ -60,6 +60,12 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
 int userns_init_session(char *err, size_t errlen);
 
 /* mount_policy.c */
+/* A copy of `list` (plus `extra`, if not NULL) in path order, duplicates
+ * and paths beneath another entry left out (policy_paths_prune): one mount
+ * covers them all, so the number of mounts is bounded by the distinct paths
+ * (40,000 copies of one path once held the kernel's mount lock for most of
+ * a minute).  NULL-terminated; free() the array only.  NULL: out of memory. */
+const char **mount_policy_merged(const struct string_list *list, const char *extra);
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                        char *err, size_t errlen);
 /* After the init joined the sandbox's network namespace: its own sysfs. */

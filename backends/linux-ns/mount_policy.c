@@ -73,23 +73,7 @@ static int bind_in_place(const struct view *v, const char *field, const char *pa
     return rc;
 }
 
-/* Path order in which '/' sorts before every other byte, so that
- * everything beneath a path follows it directly ("/a", "/a/b", "/a-b"). */
-static int compare_paths(const void *a, const void *b)
-{
-    const unsigned char *x = *(const unsigned char *const *)a, *y = *(const unsigned char *const *)b;
-    for (; *x && *x == *y; x++, y++)
-        ;
-    int cx = *x == '/' ? 1 : *x ? *x + 1 : 0, cy = *y == '/' ? 1 : *y ? *y + 1 : 0;
-    return cx - cy;
-}
-
-/* A sorted copy of `list` (plus `extra`), NULL-terminated, with duplicates
- * and paths beneath another entry left out: one mount covers them all, so
- * the number of mounts is bounded by the distinct paths (40,000 copies of
- * one path once held the kernel's mount lock for most of a minute).  free()
- * the array only. */
-static const char **merged(const struct string_list *list, const char *extra)
+const char **mount_policy_merged(const struct string_list *list, const char *extra)
 {
     const char **out = calloc(list->count + 2, sizeof *out);
     if (!out)
@@ -99,12 +83,7 @@ static const char **merged(const struct string_list *list, const char *extra)
         out[n++] = extra;
     for (size_t i = 0; i < list->count; i++)
         out[n++] = list->items[i];
-    qsort(out, n, sizeof *out, compare_paths);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (kept == 0 || !path_at_or_beneath(out[i], out[kept - 1]))
-            out[kept++] = out[i];
-    out[kept] = NULL;
+    out[policy_paths_prune(out, n)] = NULL;
     return out;
 }
 
@@ -113,7 +92,7 @@ static const char **merged(const struct string_list *list, const char *extra)
 static const char **writable_root_list(const struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    return merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
+    return mount_policy_merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
 }
 
 static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, const char **roots,
@@ -132,7 +111,7 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
 
 static int write_denials(const struct view *v, const struct policy *p, char *err, size_t errlen)
 {
-    const char **paths = merged(&p->denied_write_paths, NULL);
+    const char **paths = mount_policy_merged(&p->denied_write_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -169,7 +148,7 @@ static int dir_mask(const struct view *v, struct sp_node *mask, const struct sp_
 static int read_denials(const struct view *v, const struct policy *p, const struct sp_node *devnull,
                         const char *within, char *err, size_t errlen)
 {
-    const char **paths = merged(&p->denied_read_paths, NULL);
+    const char **paths = mount_policy_merged(&p->denied_read_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -178,7 +157,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
     struct sp_dir_cache cache = {.fd = -1};
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++) {
-        if (within && !path_at_or_beneath(paths[i], within))
+        if (within && !policy_path_at_or_beneath(paths[i], within))
             continue;
         if (strcmp(paths[i], "/") == 0) {
             snprintf(err, errlen, "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
