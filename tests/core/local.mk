@@ -10,6 +10,12 @@ tests_core_test_policy_unit_SOURCES = tests/core/test_policy_unit.c
 tests_core_test_policy_unit_CFLAGS = $(TESTS_CORE_CFLAGS)
 tests_core_test_policy_unit_LDADD = $(TESTS_CORE_LDADD)
 UNIT_TESTS += tests/core/test_policy_corpus tests/core/test_policy_unit
+# The policy path algebra every backend uses.
+check_PROGRAMS += tests/core/test_policy_paths
+tests_core_test_policy_paths_SOURCES = tests/core/test_policy_paths.c
+tests_core_test_policy_paths_CFLAGS = $(TESTS_CORE_CFLAGS)
+tests_core_test_policy_paths_LDADD = $(TESTS_CORE_LDADD)
+UNIT_TESTS += tests/core/test_policy_paths
 
 EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 

@@ -37,3 +37,15 @@ EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
 	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch \
 	tests/linux-ns/bench-connect tests/linux-ns/bench-load tests/linux-ns/bench-ab
+
+# Unit tests of the pure path logic (merging lists into mounts, resolving
+# without links): linked against the backend's own archive.
+if HOST_LINUX
+check_PROGRAMS += tests/linux-ns/test_path_helpers
+UNIT_TESTS += tests/linux-ns/test_path_helpers
+tests_linux_ns_test_path_helpers_SOURCES = tests/linux-ns/test_path_helpers.c core/sandbox_ctx.c
+tests_linux_ns_test_path_helpers_CPPFLAGS = $(LINUX_NS_CPPFLAGS) -I$(top_srcdir)/backends/linux-ns
+tests_linux_ns_test_path_helpers_CFLAGS = $(LINUX_NS_CFLAGS) $(CUNIT_CFLAGS)
+tests_linux_ns_test_path_helpers_LDADD = backends/linux-ns/liblinuxns.a backends/linux-common/liblinuxcommon.a \
+	core/libpolicy.a $(CJSON_LIBS) $(LINUX_COMMON_LIBS) $(CUNIT_LIBS)
+endif
