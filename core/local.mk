@@ -22,6 +22,8 @@ happy_agent_supervisor_SOURCES = \
 	core/proxy_connect.h core/proxy_connect.c \
 	core/self_protect.h core/self_protect.c \
 	core/supervise.h core/supervise.c
+# The proxy's environment, the egress backend's and --connect's.
+happy_agent_supervisor_SOURCES += core/proxy_env.h
 happy_agent_supervisor_CFLAGS = $(AM_CFLAGS)
 happy_agent_supervisor_LDADD = core/libpolicy.a $(CJSON_LIBS)
 happy_agent_supervisor_LDFLAGS = $(AM_LDFLAGS)

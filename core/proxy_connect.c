@@ -23,13 +23,14 @@
 #include "diag.h"
 #include "policy.h"
 #include "proxy_connect.h"
+#include "proxy_env.h"
 
 #define HEAD_MAX 8192
 #define FIELD_MAX 256
 
 /* The variables the egress backend sets, in the order they are tried. */
-static const char *const http_vars[] = {"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"};
-static const char *const socks_vars[] = {"ALL_PROXY", "all_proxy"};
+static const char *const http_vars[] = PROXY_ENV_HTTP_VARS;
+static const char *const socks_vars[] = PROXY_ENV_SOCKS_VARS;
 
 struct proxy_url {
     bool socks;
@@ -108,8 +109,9 @@ static bool percent_decode(const char *p, size_t n, char *out, size_t cap)
 /* "http://user:pass@127.0.0.1:3128" or "socks5h://...": a loopback literal only. */
 static const char *parse_proxy_url(const char *text, bool socks, struct proxy_url *u)
 {
-    const char *scheme = socks ? (strncmp(text, "socks5h://", 10) == 0 ? "socks5h://" : "socks5://")
-                               : "http://";
+    const char *scheme = socks ? (strncmp(text, PROXY_ENV_SOCKS_SCHEME, strlen(PROXY_ENV_SOCKS_SCHEME)) == 0
+                                      ? PROXY_ENV_SOCKS_SCHEME : "socks5://")
+                               : PROXY_ENV_HTTP_SCHEME;
     if (strncmp(text, scheme, strlen(scheme)) != 0)
         return socks ? "is not a socks5h:// URL" : "is not an http:// URL";
     const char *auth = text + strlen(scheme);
