@@ -2,6 +2,19 @@
  * proxy_connect.c — see proxy_connect.h.  Blocking sockets and a poll(2)
  * loop, like nc: the peer on each side (ssh, the proxy) reads whatever it
  * is sent, so a blocking write cannot deadlock.
+ *
+ * Why it is in the core and not beside the proxy (backends/egress-proxy):
+ *  - it shares no parser with the proxy: the proxy parses requests as a
+ *    server (http_parse.c, socks5_parse.c); this writes requests and reads
+ *    replies, which nothing there parses;
+ *  - it runs with no policy and no backend: in a developer build the egress
+ *    backend is a module, loaded only after a policy is read, so `--connect`
+ *    would have to load modules (and find the build tree) to make one TCP
+ *    connection; and for the core to link the backend's code instead would
+ *    make it name a backend, which no part of the core does;
+ *  - what it does share with the proxy is the contract, and that has one
+ *    home the backend includes: the variables and URL schemes (proxy_env.h)
+ *    and the port syntax (policy_port_parse).
  */
 #include "config.h"
 
