@@ -294,7 +294,7 @@ static int http_handshake(int fd, const struct proxy_url *u, const char *authori
         return 0;
     /* A refusal: its status line, the rule, and the first line of its body. */
     char rule[128], status[128];
-    head_field(head, "X-Happy-Agent-Supervisor-Refused-By", rule, sizeof rule);
+    head_field(head, PROXY_REFUSAL_RULE_HEADER, rule, sizeof rule);
     snprintf(status, sizeof status, "%.*s", (int)strcspn(head, "\r"), head);
     char body[600];
     size_t got = *early_len < sizeof body - 1 ? *early_len : sizeof body - 1;

@@ -24,4 +24,8 @@
 #define PROXY_ENV_HTTP_SCHEME "http://"
 #define PROXY_ENV_SOCKS_SCHEME "socks5h://"
 
+/* The header of the HTTP front-end's refusals naming the rule that refused,
+ * which --connect reads back. */
+#define PROXY_REFUSAL_RULE_HEADER "X-Happy-Agent-Supervisor-Refused-By"
+
 #endif
