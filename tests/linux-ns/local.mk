@@ -16,7 +16,8 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/root-caller.sh \
 	tests/linux-ns/namespaces.sh \
 	tests/linux-ns/terminal.sh \
-	tests/linux-ns/resources.sh
+	tests/linux-ns/resources.sh \
+	tests/linux-ns/families.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
@@ -35,5 +36,5 @@ BINARY_TESTS += $(LINUX_NS_TESTS)
 endif
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
-	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch \
+	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/families.py tests/linux-ns/bench-launch \
 	tests/linux-ns/bench-connect tests/linux-ns/bench-load tests/linux-ns/bench-ab
