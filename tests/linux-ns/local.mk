@@ -17,7 +17,8 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/namespaces.sh \
 	tests/linux-ns/terminal.sh \
 	tests/linux-ns/resources.sh \
-	tests/linux-ns/families.sh
+	tests/linux-ns/families.sh \
+	tests/linux-ns/traceme.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
@@ -26,6 +27,10 @@ check_PROGRAMS += tests/linux-ns/helpers/connect_attack
 tests_linux_ns_helpers_connect_attack_SOURCES = tests/linux-ns/helpers/connect_attack.c
 tests_linux_ns_helpers_connect_attack_CFLAGS = $(AM_CFLAGS) -pthread
 tests_linux_ns_helpers_connect_attack_LDFLAGS = -pthread
+check_PROGRAMS += tests/linux-ns/helpers/traceme
+tests_linux_ns_helpers_traceme_SOURCES = tests/linux-ns/helpers/traceme.c
+tests_linux_ns_helpers_traceme_CFLAGS = $(AM_CFLAGS) -pthread
+tests_linux_ns_helpers_traceme_LDFLAGS = -pthread
 check_PROGRAMS += tests/linux-ns/helpers/without_syscalls
 tests_linux_ns_helpers_without_syscalls_SOURCES = tests/linux-ns/helpers/without_syscalls.c
 tests_linux_ns_helpers_without_syscalls_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
