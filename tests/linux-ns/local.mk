@@ -18,7 +18,8 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/terminal.sh \
 	tests/linux-ns/resources.sh \
 	tests/linux-ns/families.sh \
-	tests/linux-ns/traceme.sh
+	tests/linux-ns/traceme.sh \
+	tests/linux-ns/user-limits.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
