@@ -79,7 +79,9 @@ void reproduce_status(int status)
          * deaths as 128 + S, and so do we. */
         _exit(128 + sig);
     }
-    _exit(HAS_EXIT_FAILURE);
+    /* A stop or continue report (a tracer's view): not an end, and not
+     * "the target never ran" either, so never a silent 125. */
+    diag_fatal("the sandbox reported wait status 0x%x, which is neither an exit nor a death by signal", status);
 }
 
 /* The caller's terminal as it was, to hand it back as it was: a workload

@@ -12,7 +12,8 @@
  *    from linking a host socket into a writable root);
  *  - no abstract address: they are the host's (X11, D-Bus, ...);
  *  - TCP only to 127.0.0.1 at a port granted by the proxy; anything when
- *    egress is open (the seccomp filter then allows every family);
+ *    egress is open (the seccomp filter then allows the IP families and
+ *    AF_NETLINK, seccomp_rules.c);
  *  - a file's mode, owner, times or attributes only beneath a writable root
  *    and no denied path: what Landlock would have let the workload write
  *    (it does not mediate those calls itself).

@@ -5,7 +5,8 @@
  * It forwards SIGHUP/SIGINT/SIGQUIT/SIGTERM sent to it (by the supervisor,
  * which forwards what it receives) to the workload (set up by the backend
  * right after the fork, with those signals blocked until then), reaps every
- * orphan that is reparented to it, and when the workload ends writes the
+ * orphan that is reparented to it, lets go of every child that made it its
+ * tracer (release_tracee), and when the workload ends writes the
  * workload's raw wait status (one int) to the status pipe and exits.  A
  * PID-namespace init cannot die of a signal it sends itself, hence the
  * pipe; the supervisor reproduces that status.
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,14 +106,51 @@ static void report(int status_fd, int status)
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
-/* Reap every child that has ended; report when the workload has. */
+/* A stop signal (the kernel's sig_kernel_stop()). */
+static bool is_stop_signal(int sig)
+{
+    return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* `pid` stopped for us as its tracer: a child that called
+ * ptrace(PTRACE_TRACEME) (the workload, or an orphan reparented to us).
+ * This process is nobody's debugger: it lets the tracee go at once, as if
+ * it had never been traced, so that the only status it reports is the
+ * workload's exit or death.  The signal that stopped it is delivered on
+ * the way out, except:
+ *  - the SIGTRAP that execve sends a PTRACE_TRACEME tracee (SI_USER from
+ *    itself: an untraced exec gets none; a kill(getpid(), SIGTRAP) looks
+ *    the same and is dropped too);
+ *  - a stop signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU): delivered, it would
+ *    stop the process with no job-control shell here to resume it;
+ *  - nothing for a group-stop (PTRACE_GETSIGINFO fails); it is resumed
+ *    after the detach instead, for the same reason.
+ * ESRCH (not our tracee after all, or already dead) leaves it as it is. */
+static void release_tracee(pid_t pid, int status)
+{
+    int sig = WSTOPSIG(status);
+    siginfo_t si;
+    bool group_stop = ptrace(PTRACE_GETSIGINFO, pid, NULL, &si) != 0;
+    if (group_stop || is_stop_signal(sig) ||
+        (sig == SIGTRAP && si.si_code == SI_USER && si.si_pid == pid))
+        sig = 0;
+    if (ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig) == 0 && group_stop)
+        kill(pid, SIGCONT);
+}
+
+/* Reap every child that has ended, and let go of every one that stopped
+ * for us as its tracer; report when the workload has ended.  Without
+ * WUNTRACED only a tracee's stops are reported. */
 static void reap(pid_t workload, int status_fd)
 {
     int status;
     pid_t pid;
-    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-        if (pid == workload)
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (WIFSTOPPED(status))
+            release_tracee(pid, status);
+        else if (pid == workload)
             report(status_fd, status);
+    }
     if (pid < 0 && errno == ECHILD)
         _exit(125); /* cannot happen while the workload lives */
 }

@@ -53,11 +53,19 @@ struct linux_ns_state {
  * sets *status_fd), 0 in the child (*status_fd is then the write end), -1 on
  * failure in the parent. */
 pid_t userns_clone(int *status_fd, char *err, size_t errlen);
-/* In the child: die with the supervisor, write the id maps. */
+/* In the child: die with the supervisor, write the id maps and the
+ * per-user limits (userns_limits.c). */
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);
 /* In the child, before the workload is forked: a session of its own (no
  * controlling terminal, out of the caller's process group), a hostname. */
 int userns_init_session(char *err, size_t errlen);
+
+/* userns_limits.c */
+/* Before the clone: read the caller's /proc/sys/user/max_* and work out the
+ * sandbox's share of each. */
+int userns_limits_read(char *err, size_t errlen);
+/* In the child, with its capabilities: write them into its user namespace. */
+int userns_limits_write(char *err, size_t errlen);
 
 /* mount_policy.c */
 /* A copy of `list` (plus `extra`, if not NULL) in path order, duplicates

@@ -4,7 +4,7 @@
 if HOST_LINUX
 LINUX_NS_SOURCES = \
 	backends/linux-ns/linux_ns.h backends/linux-ns/backend.c \
-	backends/linux-ns/userns.c \
+	backends/linux-ns/userns.c backends/linux-ns/userns_limits.c \
 	backends/linux-ns/mount_ops.h backends/linux-ns/mount_ops.c \
 	backends/linux-ns/safe_path.c backends/linux-ns/mount_policy.c \
 	backends/linux-ns/denial_anchor.c \

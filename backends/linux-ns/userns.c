@@ -48,6 +48,8 @@ static int lifeline[2] = {-1, -1};
 pid_t userns_clone(int *status_fd, char *err, size_t errlen)
 {
     int status[2];
+    if (userns_limits_read(err, errlen) != 0)
+        return -1;
     if (pipe2(status, O_CLOEXEC) != 0 || pipe2(lifeline, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot create the sandbox's pipes: %s", strerror(errno));
         return -1;
@@ -139,7 +141,7 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
         snprintf(err, errlen, "cannot make the sandbox init non-dumpable again: %s", strerror(errno));
         return -1;
     }
-    return rc;
+    return rc == 0 ? userns_limits_write(err, errlen) : rc;
 }
 
 /* The name the workload sees: resolvable everywhere (/etc/hosts), and not

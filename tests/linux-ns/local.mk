@@ -16,7 +16,10 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/root-caller.sh \
 	tests/linux-ns/namespaces.sh \
 	tests/linux-ns/terminal.sh \
-	tests/linux-ns/resources.sh
+	tests/linux-ns/resources.sh \
+	tests/linux-ns/families.sh \
+	tests/linux-ns/traceme.sh \
+	tests/linux-ns/user-limits.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c
@@ -25,6 +28,10 @@ check_PROGRAMS += tests/linux-ns/helpers/connect_attack
 tests_linux_ns_helpers_connect_attack_SOURCES = tests/linux-ns/helpers/connect_attack.c
 tests_linux_ns_helpers_connect_attack_CFLAGS = $(AM_CFLAGS) -pthread
 tests_linux_ns_helpers_connect_attack_LDFLAGS = -pthread
+check_PROGRAMS += tests/linux-ns/helpers/traceme
+tests_linux_ns_helpers_traceme_SOURCES = tests/linux-ns/helpers/traceme.c
+tests_linux_ns_helpers_traceme_CFLAGS = $(AM_CFLAGS) -pthread
+tests_linux_ns_helpers_traceme_LDFLAGS = -pthread
 check_PROGRAMS += tests/linux-ns/helpers/without_syscalls
 tests_linux_ns_helpers_without_syscalls_SOURCES = tests/linux-ns/helpers/without_syscalls.c
 tests_linux_ns_helpers_without_syscalls_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
@@ -35,7 +42,7 @@ BINARY_TESTS += $(LINUX_NS_TESTS)
 endif
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
-	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/bench-launch \
+	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/families.py tests/linux-ns/bench-launch \
 	tests/linux-ns/bench-connect tests/linux-ns/bench-load tests/linux-ns/bench-ab
 
 # Unit tests of the pure path logic (merging lists into mounts, resolving
