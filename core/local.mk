@@ -38,6 +38,9 @@ happy_agent_supervisor_SOURCES = \
 	core/self_protect.h core/self_protect.c \
 	core/supervise.h core/supervise.c
 happy_agent_supervisor_CFLAGS = $(AM_CFLAGS)
+# So that `make happy-agent-supervisor` alone makes the generated headers
+# too (BUILT_SOURCES covers all, check and install).
+$(happy_agent_supervisor_OBJECTS): core/backend_abi.h
 happy_agent_supervisor_LDADD = core/libpolicy.a $(CJSON_LIBS)
 happy_agent_supervisor_LDFLAGS = $(AM_LDFLAGS)
 
@@ -49,6 +52,7 @@ happy_agent_supervisor_CPPFLAGS = $(AM_CPPFLAGS) \
 happy_agent_supervisor_LDFLAGS += $(EXPORT_DYNAMIC_LDFLAGS)
 else
 happy_agent_supervisor_SOURCES += core/backend_static.c
+core/happy_agent_supervisor-backend_static.$(OBJEXT): core/backend_registry.h
 happy_agent_supervisor_CPPFLAGS = $(AM_CPPFLAGS)
 # The list comes from the Makefile: regenerate it whenever the Makefile
 # changes, and rewrite it only when the list did.
