@@ -69,17 +69,52 @@
 #ifndef HAS_BACKEND_H
 #define HAS_BACKEND_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The rest of the contract: what the core gives a module besides this
+ * file (the policy's layout; diag_fatal() and the exit status 125). */
+#include "diag.h"
 #include "policy.h"
 
-/* Bump whenever struct sandbox_backend or struct sandbox_ctx changes. */
-#define SANDBOX_BACKEND_ABI 4
+/*
+ * The ABI.  Nothing here is a number kept by hand: the build preprocesses
+ * this header (and so policy.h and diag.h) and writes a checksum of the
+ * result to core/backend_abi.h as SANDBOX_ABI_SIGNATURE (core/local.mk).
+ * Any change to a type, field, enum value or prototype a module sees
+ * changes it.  Every descriptor starts with a struct sandbox_abi, which the
+ * core compares with its own before it reads anything else of the
+ * descriptor; a module built against another contract is refused with 125.
+ */
+#ifndef HAS_BACKEND_ABI_HASHING
+#include "core/backend_abi.h"
+#endif
+
+/* The layout of struct sandbox_abi itself ("HAS" + 1): never changed, so
+ * that any module's block can be read to refuse it. */
+#define SANDBOX_ABI_MAGIC 0x48415301ul
+
+struct sandbox_abi {
+    unsigned long magic;        /* SANDBOX_ABI_MAGIC */
+    unsigned long signature;    /* SANDBOX_ABI_SIGNATURE at build time */
+    /* Also compared, and printed when they differ: */
+    unsigned long ctx_size;     /* sizeof(struct sandbox_ctx) */
+    unsigned long policy_size;  /* sizeof(struct policy) */
+    unsigned long backend_size; /* sizeof(struct sandbox_backend) */
+};
 
 #define SANDBOX_BACKEND_SYMBOL "sandbox_backend_descriptor"
+
+/* The most backends one set holds (and so state slots in the ctx). */
+#define SANDBOX_MAX_BACKENDS 8
+
+/* The longest failure message, from the buffer a backend formats it in to
+ * the line the core prints (ctx->error).  sandbox_fail() marks a longer
+ * one as cut. */
+#define SANDBOX_ERROR_MAX 1024
 
 /* Restrictions a backend can enforce (bit set in `enforces`). */
 enum sandbox_enforcement {
@@ -87,6 +122,10 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_NO_EGRESS = 1u << 1,     /* egress: false */
     SANDBOX_ENFORCES_NO_LOCAL_BIND = 1u << 2, /* localBinding: false */
     SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
+    /* Add a bit above the last one, before this line: */
+    SANDBOX_ENFORCES_NEXT_,
+    /* Every bit this core knows: a descriptor with another is refused. */
+    SANDBOX_ENFORCES_ALL = ((SANDBOX_ENFORCES_NEXT_ - 1) << 1) - 1,
 };
 
 /* What a backend guarantees the others (`offers`, `needs`, see above). */
@@ -109,6 +148,10 @@ enum sandbox_offer {
      * outside answers it (linux-ns): a backend layered inside must not
      * install a listener of its own. */
     SANDBOX_OFFER_SYSCALL_FILTER = 1u << 3,
+    /* Add a bit above the last one, before this line: */
+    SANDBOX_OFFER_NEXT_,
+    /* Every bit this core knows (offers, needs, needs_one_of). */
+    SANDBOX_OFFERS_ALL = ((SANDBOX_OFFER_NEXT_ - 1) << 1) - 1,
 };
 
 enum sandbox_result {
@@ -187,17 +230,19 @@ struct sandbox_ctx {
     int report_fd;
 
     /* One private slot per backend, indexed by its position in the walk. */
-    void *backend_state[8];
+    void *backend_state[SANDBOX_MAX_BACKENDS];
     size_t current;             /* position of the backend whose hook runs */
 
-    char error[512];            /* set by sandbox_fail() */
+    char error[SANDBOX_ERROR_MAX]; /* set by sandbox_fail() */
 };
 
 typedef enum sandbox_result (*sandbox_hook)(struct sandbox_ctx *ctx);
 
 struct sandbox_backend {
-    unsigned abi;               /* SANDBOX_BACKEND_ABI at build time */
+    struct sandbox_abi abi;     /* SANDBOX_BACKEND_ABI; first, always */
     const char *name;           /* unique, e.g. "linux-ns" */
+    /* Boundary backends: one line for --help, or NULL. */
+    const char *summary;
     int order;                  /* ascending; ties refused */
     unsigned enforces;          /* enum sandbox_enforcement bits */
     unsigned offers;            /* enum sandbox_offer bits (see "How backends compose") */
@@ -209,7 +254,13 @@ struct sandbox_backend {
     sandbox_hook harden;
 };
 
-/* Record a one-line failure (printf-style) and return SANDBOX_FAIL. */
+/* This build's ABI block, for `.abi` in a descriptor. */
+#define SANDBOX_BACKEND_ABI { \
+    SANDBOX_ABI_MAGIC, SANDBOX_ABI_SIGNATURE, sizeof(struct sandbox_ctx), \
+    sizeof(struct policy), sizeof(struct sandbox_backend) }
+
+/* Record a one-line failure (printf-style) and return SANDBOX_FAIL.  A
+ * message longer than SANDBOX_ERROR_MAX ends in "...(truncated)". */
 enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -237,11 +288,26 @@ static inline void **sandbox_state(struct sandbox_ctx *ctx)
 
 enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx);
 
+/* Install handlers that forward SIGHUP, SIGINT, SIGQUIT, SIGTERM and
+ * SIGWINCH (sent with kill(2); in the core's supervisor, also the
+ * terminal's when the child has its own session) to `pid` (> 0): for a
+ * backend's process that stays outside its own child (a namespace init). */
+void forward_signals_to(pid_t pid);
+
+/* Block those signals (*old: the previous mask, to restore with
+ * sigprocmask).  The kernel keeps a blocked signal pending even for a
+ * process that would drop it (a PID-namespace init without a handler), so a
+ * process that gets its handling only later blocks them until then: what
+ * arrives meanwhile is delivered, not lost. */
+void forwarded_signals_block(sigset_t *old);
+
 /*
  * Each backend source defines its descriptor with this macro, e.g.
  *     SANDBOX_BACKEND_DEFINE(linux_ns_backend) = { .abi = SANDBOX_BACKEND_ABI, ... };
- * Statically linked, it is a uniquely named global that the static table
- * refers to; built as a module (HAS_BACKEND_MODULE), it is the one symbol
+ * and names `ident` in its local.mk (HAS_BACKENDS, README.md "Adding a
+ * backend").
+ * Statically linked, it is a uniquely named global that the generated
+ * static table refers to; built as a module (HAS_BACKEND_MODULE), it is the one symbol
  * the loader looks up, SANDBOX_BACKEND_SYMBOL.
  */
 #ifdef HAS_BACKEND_MODULE

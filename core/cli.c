@@ -141,10 +141,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         }
         if (take_value("--sandbox", argc, argv, &i, &value, &missing)) {
             if (missing || !*value || *value == '-')
-                FAIL("--sandbox needs a backend name (linux-ns, landlock)");
-            if (out->sandbox_name_count == CLI_MAX_SANDBOX_NAMES)
-                FAIL("--sandbox: at most %d names", CLI_MAX_SANDBOX_NAMES);
-            out->sandbox_names[out->sandbox_name_count++] = value;
+                FAIL("--sandbox needs a backend name (--help lists this build's)");
+            if (out->sandbox_name)
+                FAIL("--sandbox %s, then %s: one sandbox backend at a time", out->sandbox_name, value);
+            out->sandbox_name = value;
             continue;
         }
         if (take_value("--refusal-report", argc, argv, &i, &value, &missing)) {
@@ -194,7 +194,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     return 0;
 }
 
-void cli_print_help(void)
+void cli_print_help(const char *sandboxes)
 {
     fputs(
         "Usage: " HAS_PROGRAM_NAME " [--sandbox NAME] [--refusal-report N]\n"
@@ -207,8 +207,10 @@ void cli_print_help(void)
         "  --policy JSON        the policy document itself\n"
         "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
         "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
-        "  --sandbox NAME       the sandbox backend: linux-ns (the default) or landlock\n"
-        "                       landlock: no user namespace needed; no private PID, IPC, /proc or network view\n"
+        "  --sandbox NAME       the sandbox backend, one of this build's:\n",
+        stdout);
+    fputs(sandboxes, stdout);
+    fputs(
         "  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
         "                       to descriptor N (3 or above; never seen by TARGET)\n"
         "\n"

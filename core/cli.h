@@ -29,7 +29,6 @@ enum cli_action {
 };
 
 #define CLI_MAX_BACKEND_MODULES 8
-#define CLI_MAX_SANDBOX_NAMES 8
 
 struct cli_options {
     enum cli_action action;
@@ -41,8 +40,7 @@ struct cli_options {
     const char *backend_modules[CLI_MAX_BACKEND_MODULES];
     size_t backend_module_count;
     int report_fd;            /* --refusal-report N, else -1 */
-    const char *sandbox_names[CLI_MAX_SANDBOX_NAMES]; /* --sandbox NAME, in order given */
-    size_t sandbox_name_count;
+    const char *sandbox_name; /* --sandbox NAME, else NULL */
     const char *connect_host; /* --connect */
     const char *connect_port;
 };
@@ -53,6 +51,8 @@ struct cli_options {
  */
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errlen);
 
-void cli_print_help(void);
+/* `sandboxes`: the build's sandbox backends, one indented line each
+ * (backend_set_describe()). */
+void cli_print_help(const char *sandboxes);
 
 #endif

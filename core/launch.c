@@ -54,7 +54,7 @@ static void require_coverage(const struct policy *policy, const struct backend_s
                    enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
     }
     /* The composition (backend.h, "How backends compose"). */
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     if (backend_set_check_needs(set, required, err, sizeof err) != 0)
         diag_fatal("%s", err);
 }

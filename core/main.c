@@ -92,6 +92,19 @@ static void report_descriptor_claim(int fd)
         diag_fatal("--refusal-report: cannot make descriptor %d close-on-exec: %s", fd, strerror(errno));
 }
 
+/* --help with the sandbox backends this build (or --backend-dir) has. */
+static void print_help(const struct cli_options *opts)
+{
+    static char sandboxes[2048];
+    char err[SANDBOX_ERROR_MAX];
+    struct backend_set set = {0};
+    if (backends_load(&set, opts, err, sizeof err) != 0)
+        snprintf(sandboxes, sizeof sandboxes, "                         (cannot list them: %s)\n", err);
+    else
+        backend_set_describe(&set, "                         ", sandboxes, sizeof sandboxes);
+    cli_print_help(sandboxes);
+}
+
 int main(int argc, char **argv)
 {
     struct cli_options opts;
@@ -100,7 +113,7 @@ int main(int argc, char **argv)
     if (cli_parse(argc, argv, &opts, err, sizeof err) != 0)
         diag_fatal("%s", err);
     if (opts.action == CLI_HELP) {
-        cli_print_help();
+        print_help(&opts);
         return 0;
     }
     if (opts.action == CLI_VERSION) {
@@ -120,7 +133,7 @@ int main(int argc, char **argv)
     struct policy *policy = load_policy(&opts);
     struct backend_set backends = {0};
     if (backends_load(&backends, &opts, err, sizeof err) != 0 ||
-        backend_set_select(&backends, opts.sandbox_names, opts.sandbox_name_count, err, sizeof err) != 0)
+        backend_set_select(&backends, opts.sandbox_name, err, sizeof err) != 0)
         diag_fatal("%s", err);
     launch(policy, &backends, opts.target_argv, env, env_count, opts.report_fd);
 }

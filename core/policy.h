@@ -76,9 +76,6 @@ void policy_errors_free(struct policy_errors *errors);
 /* Join all errors into one line ("a; b; c"), malloc'd. */
 char *policy_errors_join(const struct policy_errors *errors);
 
-/* "read_only", "workspace_write", ... */
-const char *policy_mode_name(enum policy_mode mode);
-
 /*
  * True when `mode` makes the working directory a writable root
  * (workspace_write and auto).

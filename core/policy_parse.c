@@ -324,11 +324,6 @@ static const char *const mode_names[] = {
     [POLICY_MODE_FULL_ACCESS] = "full_access",
 };
 
-const char *policy_mode_name(enum policy_mode mode)
-{
-    return mode_names[mode];
-}
-
 bool policy_mode_writes_cwd(enum policy_mode mode)
 {
     return mode == POLICY_MODE_WORKSPACE_WRITE || mode == POLICY_MODE_AUTO;

@@ -14,10 +14,14 @@
 
 enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
 {
+    static const char cut[] = "...(truncated)";
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    int n = vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
     va_end(ap);
+    /* Never cut silently: a longer message says that it was. */
+    if (n >= (int)sizeof ctx->error)
+        memcpy(ctx->error + sizeof ctx->error - sizeof cut, cut, sizeof cut);
     return SANDBOX_FAIL;
 }
 

@@ -85,7 +85,7 @@ backends_egress_proxy_libegress_backend_a_SOURCES = $(EGRESS_BACKEND_SOURCES)
 backends_egress_proxy_libegress_backend_a_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
 happy_agent_supervisor_LDADD += backends/egress-proxy/libegress_backend.a \
 	backends/egress-proxy/libegress_policy.a $(EGRESS_BACKEND_LIBS)
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_EGRESS_PROXY
+HAS_BACKENDS += egress_proxy_backend
 endif
 endif
 

@@ -88,7 +88,7 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
     state.abi = landlock_abi();
     state.layered = ctx->others_offer & SANDBOX_OFFER_SYSCALL_FILTER;
     bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
-    char why[512], err[1024];
+    char why[512], err[SANDBOX_ERROR_MAX];
     const char *refusal = unenforceable(p, egress_open, why, sizeof why);
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
@@ -148,7 +148,7 @@ static void tie_to_parent(pid_t parent, const char *who)
  * chown, ...) the kernel then judges as it would the workload's own call. */
 static void broker_setup(pid_t supervisor)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     tie_to_parent(supervisor, "broker process");
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
         diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s", strerror(errno));
@@ -160,7 +160,7 @@ static void broker_setup(pid_t supervisor)
  * process inside the outer boundary (its paths resolve through its view). */
 static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
 {
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     struct landlock_ruleset_attr attr = {.handled_access_fs = fs_rights_handled(state.abi)};
     if (fs_lists_build(ctx, &state.fs, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
@@ -227,7 +227,7 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
 
 static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     if (state.layered)
         return SANDBOX_OK; /* the outer boundary's harden() did the rest */
     if (!state.sandbox)
@@ -249,6 +249,7 @@ static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
 SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
     .name = "landlock",
+    .summary = "no user namespace needed; no private PID, IPC, /proc or network view",
     .order = 110,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
     /* The broker and the ruleset open exactly the granted loopback ports;

@@ -24,6 +24,6 @@ backends_landlock_liblandlock_a_CPPFLAGS = $(LANDLOCK_CPPFLAGS)
 backends_landlock_liblandlock_a_CFLAGS = $(LANDLOCK_CFLAGS)
 # Before linux-common's archive (link order, see Makefile.am).
 happy_agent_supervisor_LDADD += backends/landlock/liblandlock.a
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_LANDLOCK
+HAS_BACKENDS += landlock_backend
 endif
 endif

@@ -79,7 +79,7 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 /* PID 1, before the workload is forked: what the workload inherits. */
 static void init_identity(void)
 {
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     if (userns_child_setup(&state, err, sizeof err) != 0 ||
         userns_init_session(err, sizeof err) != 0 ||
         keyring_join_fresh_session(err, sizeof err) != 0)
@@ -92,7 +92,7 @@ static void init_identity(void)
  * half-built sandbox; if the init dies instead, the kernel kills it. */
 static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
 {
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     if (mount_policy_apply(&state, ctx, err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
     if (chdir("/") != 0)
@@ -110,7 +110,7 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
  * init to finish the sandbox. */
 static void workload_await_sandbox(int link)
 {
-    char err[1024], go;
+    char err[SANDBOX_ERROR_MAX], go;
     int nsfd = -1;
     if ((state.netns && netns_create(&nsfd, err, sizeof err) != 0) ||
         netns_send(link, nsfd, err, sizeof err) != 0)
@@ -165,7 +165,7 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     sigset_t unblocked;
     forwarded_signals_block(&unblocked);
     int status_fd;
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     pid_t pid = userns_clone(&status_fd, err, sizeof err);
     if (pid != 0)
         sigprocmask(SIG_SETMASK, &unblocked, NULL);
@@ -204,7 +204,7 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 
 static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     if (fd_close_except(&state.link, state.sandbox ? 1 : 0, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (!state.sandbox)
@@ -224,6 +224,7 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
     .name = "linux-ns",
+    .summary = "user, mount, PID and IPC namespaces; private /proc, /dev and network",
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
     /* With a proxy (or egress off) later enter()s run in the workload

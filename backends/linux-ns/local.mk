@@ -33,6 +33,6 @@ else
 # Before linux-common's archive (linked by its own local.mk): archives
 # resolve left to right.
 happy_agent_supervisor_LDADD += backends/linux-ns/liblinuxns.a
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_LINUX_NS
+HAS_BACKENDS += linux_ns_backend
 endif
 endif

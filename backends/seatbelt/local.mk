@@ -45,6 +45,6 @@ backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir
 # archives resolve left to right.
 happy_agent_supervisor_LDADD += backends/seatbelt/libseatbelt_backend.a backends/seatbelt/libsbpl.a \
 	core/libpolicy.a $(CJSON_LIBS)
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_SEATBELT
+HAS_BACKENDS += seatbelt_backend
 endif
 endif

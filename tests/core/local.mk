@@ -30,7 +30,10 @@ RECORDER_FLAGS = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/core/backends/recorder_a.la tests/core/backends/recorder_b.la \
 	tests/core/backends/recorder_bad_abi.la tests/core/backends/recorder_no_harden.la \
 	tests/core/backends/recorder_same_order.la tests/core/backends/recorder_needy.la \
-	tests/core/backends/recorder_giver.la
+	tests/core/backends/recorder_giver.la tests/core/backends/recorder_old_descriptor.la \
+	tests/core/backends/recorder_old_ctx.la tests/core/backends/recorder_second_default.la \
+	tests/core/backends/recorder_unknown_enforces.la tests/core/backends/recorder_unknown_offers.la \
+	tests/core/backends/recorder_unknown_needs.la tests/core/backends/recorder_unknown_needs_one_of.la
 tests_core_backends_recorder_a_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_a_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"a"' -DRECORDER_ORDER=20
@@ -41,7 +44,7 @@ tests_core_backends_recorder_b_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE
 tests_core_backends_recorder_b_la_LDFLAGS = $(RECORDER_FLAGS)
 tests_core_backends_recorder_bad_abi_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_bad_abi_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
-	-DRECORDER_NAME='"bad-abi"' -DRECORDER_ABI=999
+	-DRECORDER_NAME='"bad-abi"' -DRECORDER_SIGNATURE=999
 tests_core_backends_recorder_bad_abi_la_LDFLAGS = $(RECORDER_FLAGS)
 tests_core_backends_recorder_no_harden_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_no_harden_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
@@ -63,6 +66,35 @@ tests_core_backends_recorder_giver_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MO
 	-DRECORDER_NAME='"giver"' -DRECORDER_ORDER=40 \
 	-DRECORDER_OFFERS='(SANDBOX_OFFER_LOOPBACK_GRANTS|SANDBOX_OFFER_SUPERVISED)'
 tests_core_backends_recorder_giver_la_LDFLAGS = $(RECORDER_FLAGS)
+# Built wrong on purpose, each refused before any hook runs.
+tests_core_backends_recorder_old_descriptor_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_old_descriptor_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"old-descriptor"' -DRECORDER_OLD_DESCRIPTOR
+tests_core_backends_recorder_old_descriptor_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_old_ctx_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_old_ctx_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"old-ctx"' -DRECORDER_CTX_SIZE='(sizeof(struct sandbox_ctx) - 128)'
+tests_core_backends_recorder_old_ctx_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_second_default_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_second_default_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"second-default"' -DRECORDER_ORDER=50 -DRECORDER_ENFORCES=SANDBOX_ENFORCES_FILESYSTEM
+tests_core_backends_recorder_second_default_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_enforces_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_enforces_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-enforces"' -DRECORDER_ENFORCES='(SANDBOX_ENFORCES_ALL + 1u)'
+tests_core_backends_recorder_unknown_enforces_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_offers_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_offers_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-offers"' -DRECORDER_OFFERS='(SANDBOX_OFFERS_ALL + 1u)'
+tests_core_backends_recorder_unknown_offers_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_needs_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_needs_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-needs"' -DRECORDER_NEEDS='(SANDBOX_OFFERS_ALL + 1u)'
+tests_core_backends_recorder_unknown_needs_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_needs_one_of_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_needs_one_of_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-needs-one-of"' -DRECORDER_NEEDS_ONE_OF='(SANDBOX_OFFERS_ALL + 1u)'
+tests_core_backends_recorder_unknown_needs_one_of_la_LDFLAGS = $(RECORDER_FLAGS)
 BINARY_TESTS += tests/core/dynamic-backends.sh
 endif
 EXTRA_DIST += tests/core/dynamic-backends.sh
