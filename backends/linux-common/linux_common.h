@@ -14,6 +14,8 @@
  *   meta_broker.c    ... and its chmod/chown/utimes/xattr calls
  *   broker_peek.c    what the broker reads of the workload
  *   broker_init.c    that process's life: reap, serve, report the status
+ *   supervised_fork.c supervisor → that process → workload: the one fork
+ *                    sequence (supervised_fork.h)
  *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
  *   mountinfo.c      the mount table; which filesystems are kernel interfaces

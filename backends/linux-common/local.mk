@@ -8,6 +8,7 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/caps.c backends/linux-common/fd_hygiene.c backends/linux-common/fd_pass.c \
 	backends/linux-common/seccomp_programs.h backends/linux-common/seccomp_filter.c \
 	backends/linux-common/connect_broker.c backends/linux-common/broker_init.c \
+	backends/linux-common/supervised_fork.h backends/linux-common/supervised_fork.c \
 	backends/linux-common/broker_peek.h backends/linux-common/broker_peek.c \
 	backends/linux-common/meta_broker.h backends/linux-common/meta_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \

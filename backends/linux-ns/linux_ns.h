@@ -18,8 +18,9 @@
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
  *   kernel_diag.c    why the kernel refused, and the fix
- * PID 1's life, the connect() broker, capabilities, descriptors and the
- * seccomp programs are linux-common's (backends/linux-common).
+ * The process sequence (supervised_fork.c), PID 1's life, the connect()
+ * broker, capabilities, descriptors and the seccomp programs are
+ * linux-common's (backends/linux-common).
  */
 #ifndef HAS_LINUX_NS_H
 #define HAS_LINUX_NS_H
@@ -49,10 +50,9 @@ struct linux_ns_state {
  * err[errlen] (cause, path, fix) and returns -1. */
 
 /* userns.c */
-/* Clone into the namespaces.  Returns the child's pid in the parent (and
- * sets *status_fd), 0 in the child (*status_fd is then the write end), -1 on
- * failure in the parent. */
-pid_t userns_clone(int *status_fd, char *err, size_t errlen);
+/* Clone into the namespaces: supervised_fork's split (the child's pid in
+ * the parent, 0 in the child, -1 on failure in the parent). */
+pid_t userns_clone(char *err, size_t errlen);
 /* In the child: die with the supervisor, write the id maps and the
  * per-user limits (userns_limits.c). */
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);

@@ -45,39 +45,31 @@
 
 static int lifeline[2] = {-1, -1};
 
-pid_t userns_clone(int *status_fd, char *err, size_t errlen)
+pid_t userns_clone(char *err, size_t errlen)
 {
-    int status[2];
     if (userns_limits_read(err, errlen) != 0)
         return -1;
-    if (pipe2(status, O_CLOEXEC) != 0 || pipe2(lifeline, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "cannot create the sandbox's pipes: %s", strerror(errno));
+    if (pipe2(lifeline, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot create the lifeline pipe: %s", strerror(errno));
         return -1;
     }
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
                           CLONE_NEWCGROUP | SIGCHLD;
-    /* The caller blocks the forwarded signals across this call (backend.c). */
+    /* The caller blocks the forwarded signals across this call
+     * (linux-common's supervised_fork.c). */
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
     if (pid < 0) {
         int e = errno;
-        close(status[0]);
-        close(status[1]);
         close(lifeline[0]);
         close(lifeline[1]);
         kernel_diag_userns("cannot create the sandbox namespaces (clone)", e, err, errlen);
         return -1;
     }
-    if (pid > 0) {
-        /* The supervisor keeps lifeline[1] open until it dies (O_CLOEXEC;
-         * it never execs). */
-        close(status[1]);
+    /* The supervisor keeps lifeline[1] open until it dies (O_CLOEXEC; it
+     * never execs); the child's ends are userns_child_setup()'s. */
+    if (pid > 0)
         close(lifeline[0]);
-        *status_fd = status[0];
-        return (pid_t)pid;
-    }
-    close(status[0]);
-    *status_fd = status[1];
-    return 0;
+    return (pid_t)pid;
 }
 
 static int write_file(const char *path, const char *text, char *err, size_t errlen)
