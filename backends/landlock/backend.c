@@ -12,7 +12,9 @@
  *   fork the broker process (outside every restriction, like linux-ns's
  *   init: it makes the workload's connect() calls, socket_rules.c, kills
  *   what the workload leaves behind and reports its status), which forks
- *   the workload.  The supervisor returns SANDBOX_SUPERVISE and waits.
+ *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork below
+ *   holds this backend's own part).  The supervisor returns
+ *   SANDBOX_SUPERVISE and waits.
  * harden (the workload): close descriptors above 2, zero capabilities and
  *   no_new_privs, enter the Landlock domain (with the signal and
  *   abstract-socket scopes where the kernel has them), and the seccomp
@@ -27,12 +29,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -40,7 +39,7 @@
 #include "landlock.h"
 #include "landlock_sys.h"
 #include "seccomp_programs.h"
-#include "supervise.h"
+#include "supervised_fork.h"
 
 struct landlock_state {
     bool sandbox;               /* false for full_access: nothing to enforce */
@@ -132,15 +131,6 @@ static enum sandbox_result grant_ports(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
-/* Die with `parent`, which must still be the one we were forked by. */
-static void tie_to_parent(pid_t parent, const char *who)
-{
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
-        diag_fatal("landlock: cannot tie the %s to its parent (PR_SET_PDEATHSIG): %s", who, strerror(errno));
-    if (getppid() != parent)
-        _exit(HAS_EXIT_FAILURE); /* the parent died before PDEATHSIG */
-}
-
 /* The broker process, before the workload exists: out of the caller's
  * session and terminal, not dumpable (the workload must not ptrace it), the
  * subreaper of all the workload starts, without the caller's keys, and
@@ -149,7 +139,7 @@ static void tie_to_parent(pid_t parent, const char *who)
 static void broker_setup(pid_t supervisor)
 {
     char err[SANDBOX_ERROR_MAX];
-    tie_to_parent(supervisor, "broker process");
+    supervised_fork_tie_to_parent("landlock", supervisor, "broker process");
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
         diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s", strerror(errno));
     if (keyring_join_fresh_session(err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
@@ -176,6 +166,17 @@ static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
     return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "%s", err);
 }
 
+/* The supervisor forks the broker; no PID namespace: the workload dies with
+ * the broker, which kills what it leaves (broker_setup made it the
+ * subreaper). */
+static const struct supervised_fork ll_fork = {
+    .backend = "landlock",
+    .middle = "broker",
+    .pid_namespace = false,
+    .setup = broker_setup,
+    .rules = &state.rules,
+};
+
 static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
@@ -184,44 +185,15 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
         return enter_layer(ctx);
     if (grant_ports(ctx) != SANDBOX_OK)
         return SANDBOX_FAIL;
-    int status[2], link[2];
-    if (pipe2(status, O_CLOEXEC) != 0)
-        return sandbox_fail(ctx, "cannot create the status pipe: %s", strerror(errno));
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
-        return sandbox_fail(ctx, "cannot create the broker socket pair: %s", strerror(errno));
-    /* As in linux-ns: the caller's signals stay pending until each process
-     * is ready for them (supervise.h). */
-    sigset_t unblocked;
-    forwarded_signals_block(&unblocked);
-    pid_t supervisor = getpid(), broker = fork();
-    if (broker != 0) {
-        sigprocmask(SIG_SETMASK, &unblocked, NULL);
-        close(status[1]);
-        close(link[0]);
-        close(link[1]);
+    int link;
+    enum sandbox_result r = supervised_fork(ctx, &ll_fork, &link);
+    if (r != SANDBOX_OK) {
+        /* The supervisor: the ruleset is the workload's alone (the broker's
+         * copy goes with broker_init_run()'s descriptor sweep). */
         close(state.ruleset);
-        if (broker < 0)
-            return sandbox_fail(ctx, "cannot fork the broker process: %s", strerror(errno));
-        ctx->monitor = (struct sandbox_monitor){.pid = broker, .status_fd = status[0], .own_session = true};
-        return SANDBOX_SUPERVISE;
+        return r;
     }
-    close(status[0]);
-    broker_setup(supervisor);
-    pid_t broker_pid = getpid(), workload = fork();
-    if (workload < 0)
-        diag_fatal("landlock: cannot fork the workload: %s", strerror(errno));
-    if (workload > 0) {
-        close(link[1]);
-        close(state.ruleset);
-        forward_signals_to(workload);
-        sigprocmask(SIG_SETMASK, &unblocked, NULL);
-        broker_init_run(workload, status[1], link[0], &state.rules, true);
-    }
-    tie_to_parent(broker_pid, "workload");
-    sigprocmask(SIG_SETMASK, &unblocked, NULL);
-    close(status[1]);
-    close(link[0]);
-    state.link = link[1];
+    state.link = link;
     return SANDBOX_OK;
 }
 
