@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -80,7 +79,6 @@ static const char *unenforceable(const struct policy *p, bool egress_open, char 
 static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    *sandbox_state(ctx) = &state;
     state.sandbox = p->mode != POLICY_MODE_FULL_ACCESS;
     if (!state.sandbox)
         return SANDBOX_OK;

@@ -3,18 +3,19 @@
  * once the workload exists: linux-ns's PID 1, landlock's broker process.
  *
  * It forwards SIGHUP/SIGINT/SIGQUIT/SIGTERM sent to it (by the supervisor,
- * which forwards what it receives) to the workload (set up by the backend
- * right after the fork, with those signals blocked until then), reaps every
- * orphan that is reparented to it, lets go of every child that made it its
- * tracer (release_tracee), and when the workload ends writes the
+ * which forwards what it receives) to the workload (set up right after the
+ * fork by supervised_fork.c, with those signals blocked until then), reaps
+ * every orphan that is reparented to it, lets go of every child that made
+ * it its tracer (release_tracee), and when the workload ends writes the
  * workload's raw wait status (one int) to the status pipe and exits.  A
  * PID-namespace init cannot die of a signal it sends itself, hence the
  * pipe; the supervisor reproduces that status.
  *
  * Nothing from the sandbox survives the workload: a PID-namespace init's
  * exit makes the kernel SIGKILL everything left in the namespace; without
- * one (kill_orphans) this process, made the subreaper (PR_SET_CHILD_SUBREAPER)
- * before it forked the workload, kills what is left before it reports.
+ * one (kill_orphans) this process, made the subreaper
+ * (PR_SET_CHILD_SUBREAPER) by the backend before it forked the workload,
+ * kills what is left before it reports.
  *
  * It also makes the workload's connect() calls (connect_broker.c): the
  * workload's harden() hands it the seccomp listener over the link socket.
@@ -39,7 +40,6 @@
 #include <unistd.h>
 
 #include "linux_common.h"
-#include "supervise.h"
 
 static bool kill_orphans_first;
 

@@ -58,7 +58,6 @@ static bool have_mount_setattr(void)
 static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    *sandbox_state(ctx) = &state;
     state.sandbox = p->mode != POLICY_MODE_FULL_ACCESS;
     state.netns = !p->network.egress || p->network.has_outgoing_proxy;
     state.uid = geteuid();
