@@ -12,8 +12,8 @@
  *   fork the broker process (outside every restriction, like linux-ns's
  *   init: it makes the workload's connect() calls, socket_rules.c, kills
  *   what the workload leaves behind and reports its status), which forks
- *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork below
- *   holds this backend's own part).  The supervisor returns
+ *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork
+ *   below holds this backend's own part).  The supervisor returns
  *   SANDBOX_SUPERVISE and waits.
  * harden (the workload): close descriptors above 2, zero capabilities and
  *   no_new_privs, enter the Landlock domain (with the signal and
