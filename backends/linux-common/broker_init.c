@@ -40,8 +40,10 @@
 #include <unistd.h>
 
 #include "linux_common.h"
+#include "sandbox_limits.h"
 
 static bool kill_orphans_first;
+static const struct sandbox_limits *limits; /* NULL: none */
 
 /* SIGKILL each child of ours that /proc lists; true if there was one.  A
  * child's pid cannot be reused before we reap it, so the kill reaches
@@ -96,6 +98,8 @@ static void report(int status_fd, int status)
 {
     if (kill_orphans_first)
         kill_leftovers();
+    if (limits)
+        sandbox_limits_end(limits);
     ssize_t n;
     do
         n = write(status_fd, &status, sizeof status);
@@ -167,12 +171,14 @@ static int take_listener(int link)
 }
 
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans)
+                     bool kill_orphans, const struct sandbox_limits *lim)
 {
     char err[256];
     kill_orphans_first = kill_orphans;
-    int keep[2] = {status_fd < link ? status_fd : link, status_fd < link ? link : status_fd};
-    if (fd_close_except(keep, 2, err, sizeof err) != 0)
+    limits = lim;
+    int keep[2 + 8] = {status_fd, link};
+    size_t nkeep = 2 + (lim ? sandbox_limits_fds(lim, keep + 2) : 0);
+    if (fd_close_except_unsorted(keep, nkeep, err, sizeof err) != 0)
         _exit(125);
     sigset_t chld;
     sigemptyset(&chld);
