@@ -23,6 +23,8 @@ export {
     HOST_ENTRY_MAX_BYTES,
     type SupervisorPolicy,
     type SupervisorNetworkPolicy,
+    type SupervisorLimits,
+    SupervisorLimitsSchema,
     type SupervisorPolicyMode,
     type OutgoingProxy,
     type OutgoingProxyFrontEnd,
@@ -33,7 +35,11 @@ export {
     parseRefusalLine,
     RefusalReportError,
     EgressRefusalSchema,
+    LimitReachedSchema,
+    ReportLineSchema,
     type EgressRefusal,
+    type LimitReached,
+    type ReportLine,
 } from "./refusal-report.js";
 export {
     SUPERVISOR_TARGETS,

@@ -35,6 +35,27 @@ export const EgressRefusalSchema = Type.Object(
 
 export type EgressRefusal = Static<typeof EgressRefusalSchema>;
 
+/** The sandbox reached one of the policy's limits (written when the workload ended). */
+export const LimitReachedSchema = Type.Object(
+    {
+        event: Type.Literal("limit-reached"),
+        time: EgressRefusalSchema.properties.time,
+        limit: Type.Union([Type.Literal("memoryBytes"), Type.Literal("processes")]),
+        /** The limit as the policy set it. */
+        value: Type.Integer({ minimum: 1 }),
+        /** OOM kills (memoryBytes) or refused forks (processes). */
+        count: Type.Integer({ minimum: 1 }),
+        dropped: Type.Integer({ minimum: 0 }),
+    },
+    { additionalProperties: false },
+);
+
+export type LimitReached = Static<typeof LimitReachedSchema>;
+
+/** Any line of the report. */
+export const ReportLineSchema = Type.Union([EgressRefusalSchema, LimitReachedSchema]);
+export type ReportLine = EgressRefusal | LimitReached;
+
 /** A line that is not a refusal record (thrown by parseRefusalLine). */
 export class RefusalReportError extends Error {
     constructor(readonly line: string, why: string) {
@@ -44,16 +65,18 @@ export class RefusalReportError extends Error {
 }
 
 /** One line of the report (without its newline), checked field by field. */
-export function parseRefusalLine(line: string): EgressRefusal {
+export function parseRefusalLine(line: string): ReportLine {
     let value: unknown;
     try {
         value = JSON.parse(line);
     } catch {
         throw new RefusalReportError(line, "not JSON");
     }
-    const problem = Value.Errors(EgressRefusalSchema, value).First();
+    const kind = (value as { event?: unknown } | null)?.event;
+    const schema = kind === "limit-reached" ? LimitReachedSchema : EgressRefusalSchema;
+    const problem = Value.Errors(schema, value).First();
     if (problem) throw new RefusalReportError(line, `${problem.path || "/"}: ${problem.message}`);
-    return value as EgressRefusal;
+    return value as ReportLine;
 }
 
 /**
@@ -65,7 +88,7 @@ export function parseRefusalLine(line: string): EgressRefusal {
  */
 export async function* readRefusalReport(
     stream: AsyncIterable<string | Uint8Array>,
-): AsyncGenerator<EgressRefusal> {
+): AsyncGenerator<ReportLine> {
     const decoder = new TextDecoder("utf-8", { fatal: true });
     let pending = "";
     for await (const chunk of stream) {

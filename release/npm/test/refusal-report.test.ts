@@ -22,6 +22,7 @@ const line = JSON.stringify({
 
 test("a supervisor line parses into its typed record", () => {
     const r = parseRefusalLine(line);
+    assert.ok(r.event === "egress-refused");
     assert.equal(r.host, "blocked.example");
     assert.equal(r.port, 443);
     assert.equal(r.address, null);
@@ -52,7 +53,7 @@ test("readRefusalReport yields each record as its line completes, across chunk b
     const text = `${line}\n${second}\n`;
     const got: number[] = [];
     const reading = (async () => {
-        for await (const r of readRefusalReport(stream)) got.push(r.port);
+        for await (const r of readRefusalReport(stream)) if (r.event === "egress-refused") got.push(r.port);
     })();
     for (let i = 0; i < text.length; i += 7) stream.write(text.slice(i, i + 7));
     stream.end();
@@ -69,7 +70,7 @@ test("readRefusalReport reads bytes split inside a multi-byte character", async 
         yield bytes.slice(cut);
     }
     const got = [];
-    for await (const r of readRefusalReport(chunks())) got.push(r.reason);
+    for await (const r of readRefusalReport(chunks())) if (r.event === "egress-refused") got.push(r.reason);
     assert.deepEqual(got, ["'blocked.example' is not in network.allowedHosts (2 entries) é"]);
 });
 
@@ -79,4 +80,13 @@ test("readRefusalReport throws on a corrupt line rather than skipping it", async
     await assert.rejects(async () => {
         for await (const _ of readRefusalReport(stream)) void _;
     }, RefusalReportError);
+});
+
+test("a limit-reached line is read, and a malformed one refused", () => {
+    const line =
+        '{"event":"limit-reached","time":"2026-12-01T10:55:23.467Z","limit":"memoryBytes","value":67108864,"count":1,"dropped":0}';
+    const got = parseRefusalLine(line);
+    assert.equal(got.event, "limit-reached");
+    assert.throws(() => parseRefusalLine(line.replace('"memoryBytes"', '"cpus"')), RefusalReportError);
+    assert.throws(() => parseRefusalLine(line.replace('"count":1', '"count":0')), RefusalReportError);
 });
