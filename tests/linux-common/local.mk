@@ -22,4 +22,7 @@ FUZZERS_LIST += tests/linux-common/fuzz_connect_address:tests/linux-common/fuzz-
 endif
 EXTRA_DIST += tests/linux-common/fuzz-connect-seeds
 # The policy's limits, from outside, on both Linux backends.
+if HOST_LINUX
 BINARY_TESTS += tests/linux-common/limits.sh
+endif
+EXTRA_DIST += tests/linux-common/limits.sh
