@@ -188,6 +188,11 @@ static void keeper_main(const struct cgroup_group *g, int lifeline)
     if (fd_close_except_unsorted(keep, 4, err, sizeof err) != 0)
         _exit(1);
     setsid();
+    /* Not the caller's terminal or pipes: a caller reading to EOF waits
+     * for the supervisor, not for this. */
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; null >= 0 && fd < 3; fd++)
+        dup2(null, fd);
     int deaf[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU};
     for (size_t i = 0; i < sizeof deaf / sizeof deaf[0]; i++)
         signal(deaf[i], SIG_IGN);
