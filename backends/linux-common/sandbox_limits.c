@@ -4,14 +4,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "policy_paths.h"
 #include "sandbox_limits.h"
 
 #define FIX "run under `systemd-run --user --scope -p Delegate=yes ...`, or as root on a cgroup v2 host"
@@ -48,6 +52,32 @@ static int refuse(const char *limit, const char *controller, const char *why, co
     return -1;
 }
 
+/* Whether `root`, resolved as the caller sees it, and `dir` lie one at or
+ * beneath the other. */
+static bool overlaps(const char *root, const char *dir)
+{
+    char real[PATH_MAX];
+    const char *r = realpath(root, real) ? real : root;
+    return policy_path_at_or_beneath(r, dir) || policy_path_at_or_beneath(dir, r);
+}
+
+/* A writable root of the policy that reaches the directory holding the
+ * group, or NULL.  From there the workload could raise the group's limits
+ * or move itself out of it (cgroup.procs of the common ancestor). */
+static const char *writable_over_group(const struct sandbox_ctx *ctx, const struct cgroup_group *g)
+{
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", g->path);
+    const char *dir = dirname(parent);
+    if (policy_mode_writes_cwd(ctx->policy->mode) && overlaps(ctx->cwd, dir))
+        return ctx->cwd;
+    const struct string_list *w = &ctx->policy->allowed_write_paths;
+    for (size_t i = 0; i < w->count; i++)
+        if (overlaps(w->items[i], dir))
+            return w->items[i];
+    return NULL;
+}
+
 int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *ctx, bool own_userns,
                            bool kill_switch, char *err, size_t errlen)
 {
@@ -69,6 +99,15 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
         pids = (l->grouped = cgroup_make(pure, &l->group, why, sizeof why) == 0) && (pure & CGROUP_PIDS);
     if (!l->grouped && pure != need && (need || kill_switch))
         l->grouped = cgroup_make(need, &l->group, why, sizeof why) == 0;
+    const char *over = l->grouped ? writable_over_group(ctx, &l->group) : NULL;
+    if (over) {
+        /* Not a group the workload can write: none at all, and the
+         * limits that need one are refused below, naming the path. */
+        cgroup_end(&l->group);
+        l->grouped = pids = false;
+        snprintf(why, sizeof why, "the policy makes '%s' writable, which reaches the group's cgroup directory; "
+                 "leave the cgroup file system out of the writable paths", over);
+    }
     if (l->grouped && configure(l, pids, err, errlen) != 0)
         return -1;
     if (w->memory_bytes && !l->grouped)

@@ -126,6 +126,17 @@ case " $backends " in *" landlock "*)
         pkill -9 -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" 2>/dev/null
         [ -z "$(find "$mnt" -maxdepth 3 -name "has-$sup-*" 2>/dev/null)" ] && ok "landlock: the group was removed" ||
             fail "landlock: the group has-$sup-* is left"
+        # A group the workload could write is no group: with the cgroup
+        # file system among the writable paths the workload would raise its
+        # limits or leave the group through the common ancestor's
+        # cgroup.procs, so the supervisor makes none.
+        wpol='{"mode":"workspace_write","allowedWritePaths":["'"$mnt"'"],"network":{"egress":false,"localBinding":false}}'
+        run_sup '{"mode":"workspace_write","network":{"egress":false,"localBinding":false}}' --sandbox landlock -- cat /proc/self/cgroup
+        expect_out '^0::.*/has-[0-9]+-[0-9a-f]+$' "landlock: the workload runs in a group of its own"
+        run_sup "$wpol" --sandbox landlock -- cat /proc/self/cgroup
+        expect_rc 0 "landlock: the cgroup mount writable: the launch goes on"
+        grep -q '^0::.*/has-' "$T_TMP/out" && fail "landlock: the workload is in a group it may write: $(grep '^0::' "$T_TMP/out")" ||
+            ok "landlock: the cgroup mount writable: no group the workload could rewrite"
     else
         ok "landlock: no writable cgroup v2 hierarchy here: orphans are not ended (README, The landlock backend)"
     fi
