@@ -307,9 +307,14 @@ unsigned long long cgroup_event_count(int events_fd, const char *key)
     return 0;
 }
 
+bool cgroup_kill(const struct cgroup_group *g)
+{
+    return write(g->kill_fd, "1", 1) == 1 || errno != ENODEV;
+}
+
 void cgroup_end(const struct cgroup_group *g)
 {
-    if (write(g->kill_fd, "1", 1) != 1 && errno == ENODEV)
+    if (!cgroup_kill(g))
         return; /* the group is gone already */
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);

@@ -7,8 +7,9 @@
  * container with its own cgroup tree).  The workload writes itself into it
  * right after its fork, before it can fork anything; the middle process,
  * outside it, ends the whole tree with cgroup.kill when the workload has
- * ended and removes it; a keeper process, outside too, does the same when
- * the supervisor dies first (SIGKILL), so nothing of the tree outlives it.
+ * ended; a keeper process, outside too, does the same when the supervisor
+ * has gone, however it went (SIGKILL included), so nothing of the tree
+ * outlives it, and then removes the group.
  */
 #ifndef HAS_CGROUP_H
 #define HAS_CGROUP_H
@@ -53,8 +54,12 @@ int cgroup_join(const struct cgroup_group *g, char *err, size_t errlen);
 /* "key N" of a *.events file, 0 when absent or unreadable. */
 unsigned long long cgroup_event_count(int events_fd, const char *key);
 
-/* End everything in the group, wait (bounded) until it is empty, remove
- * it.  For the middle process, once the workload has ended. */
+/* SIGKILL to everything in the group (cgroup.kill): none of it runs again.
+ * False when the group is gone already. */
+bool cgroup_kill(const struct cgroup_group *g);
+
+/* cgroup_kill(), then wait (bounded) until the group is empty and remove
+ * it.  For the keeper, once the supervisor has gone. */
 void cgroup_end(const struct cgroup_group *g);
 
 /* The group's descriptors the middle process keeps (at most 6), sorted

@@ -194,5 +194,7 @@ void sandbox_limits_end(const struct sandbox_limits *l)
         if (l->report_fd >= 0)
             report_line(l->report_fd, "processes", l->want.processes, forks);
     }
-    cgroup_end(g);
+    /* The tree ends now; waiting for the group to empty and removing it
+     * is the keeper's, once the supervisor has gone, off the caller's wait. */
+    cgroup_kill(g);
 }
