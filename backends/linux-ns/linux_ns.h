@@ -41,7 +41,7 @@ struct linux_ns_state {
     bool sandbox;        /* false for full_access: no namespaces at all */
     bool netns;          /* a private network namespace (lo only) */
     bool legacy_mounts;  /* bind-remount instead of mount_setattr */
-    uid_t uid;           /* caller's ids, mapped to 0 inside */
+    uid_t uid;           /* caller's ids, mapped to themselves inside */
     gid_t gid;
     int link;            /* workload side of the init/workload socket pair */
 };

@@ -20,8 +20,14 @@
  * and polls the read end: POLLHUP means the supervisor is already gone.
  * When the init dies, the kernel kills everything left in its PID namespace.
  *
- * Id maps: the caller's uid and gid map to 0 (one line each, setgroups
- * denied), which an unprivileged process may write for itself.  The
+ * Id maps: the caller's uid and gid map to themselves (one line each,
+ * setgroups denied), which an unprivileged process may write for itself:
+ * `id` inside says what it says outside (tools that refuse to run as root,
+ * initdb or Chromium, work), and for a non-root caller uid 0 is not mapped,
+ * so nothing inside can become it (setuid(0) fails with EINVAL).  The init
+ * still holds every capability of the new namespace, whatever its uid (the
+ * kernel gives them to a user namespace's first process), until it forks
+ * the workload, which drops them all in harden() (caps.c).  The
  * supervisor is non-dumpable (self_protect.c), which makes the /proc/self id-map files
  * owned by global root (uid_map and friends) and unwritable to an unprivileged caller; the child
  * is made dumpable only while it writes them (nothing untrusted exists yet)
@@ -93,10 +99,10 @@ static int write_id_maps(const struct linux_ns_state *st, char *err, size_t errl
     char line[64];
     if (write_file("/proc/self/setgroups", "deny", err, errlen) != 0)
         return -1;
-    snprintf(line, sizeof line, "0 %lu 1\n", (unsigned long)st->uid);
+    snprintf(line, sizeof line, "%lu %lu 1\n", (unsigned long)st->uid, (unsigned long)st->uid);
     if (write_file("/proc/self/uid_map", line, err, errlen) != 0)
         return -1;
-    snprintf(line, sizeof line, "0 %lu 1\n", (unsigned long)st->gid);
+    snprintf(line, sizeof line, "%lu %lu 1\n", (unsigned long)st->gid, (unsigned long)st->gid);
     return write_file("/proc/self/gid_map", line, err, errlen);
 }
 
