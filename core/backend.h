@@ -123,6 +123,7 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_NO_LOCAL_BIND = 1u << 2, /* localBinding: false */
     SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
     SANDBOX_ENFORCES_LIMITS = 1u << 4,        /* limits (each one it cannot bound: 125 in prepare()) */
+    SANDBOX_ENFORCES_SCRATCH = 1u << 5,       /* scratch: a private /tmp */
     /* Add a bit above the last one, before this line: */
     SANDBOX_ENFORCES_NEXT_,
     /* Every bit this core knows: a descriptor with another is refused. */

@@ -25,6 +25,8 @@ unsigned policy_required_enforcement(const struct policy *policy)
         need |= SANDBOX_ENFORCES_EGRESS_PROXY;
     if (policy_has_limits(policy))
         need |= SANDBOX_ENFORCES_LIMITS;
+    if (policy->scratch.requested)
+        need |= SANDBOX_ENFORCES_SCRATCH;
     return need;
 }
 
@@ -36,6 +38,7 @@ static const char *enforcement_name(unsigned bit)
     case SANDBOX_ENFORCES_NO_LOCAL_BIND: return "\"localBinding\": false";
     case SANDBOX_ENFORCES_EGRESS_PROXY: return "network.outgoingProxy";
     case SANDBOX_ENFORCES_LIMITS: return "limits";
+    case SANDBOX_ENFORCES_SCRATCH: return "\"scratch\" (a private /tmp: only linux-ns makes one)";
     default: return "an unknown restriction";
     }
 }

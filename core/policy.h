@@ -63,6 +63,17 @@ struct policy_limits {
  * refused as a mistake. */
 #define POLICY_LIMIT_MEMORY_MIN 1048576ull
 
+/* "scratch": a private, empty, size-bounded /tmp and /var/tmp, discarded
+ * at the end (README.md, "Policy").  Bounds in bytes, per directory. */
+#define POLICY_SCRATCH_DEFAULT_BYTES (256ull << 20)
+#define POLICY_SCRATCH_MIN_BYTES (1ull << 20)
+#define POLICY_SCRATCH_MAX_BYTES (64ull << 30)
+
+struct policy_scratch {
+    bool requested;
+    unsigned long long size_bytes; /* MIN..MAX; DEFAULT when not given */
+};
+
 struct policy {
     enum policy_mode mode;
     /* Absolute paths with no "." or ".." component and no trailing slash
@@ -73,6 +84,7 @@ struct policy {
     struct string_list denied_write_paths;
     struct policy_network network;
     struct policy_limits limits;
+    struct policy_scratch scratch;
 };
 
 /* True when the policy sets any limit. */

@@ -101,7 +101,10 @@ static const char *json_type_name(const cJSON *v)
 static void check_fields(struct parse *p, const cJSON *obj, const char *path,
                          const char *const *known, size_t nknown)
 {
-    unsigned seen[8] = {0};
+    /* Room for the largest object's field list (the top level: 8). */
+    unsigned seen[16] = {0};
+    if (nknown > sizeof seen / sizeof seen[0])
+        abort(); /* a field list outgrew seen[]: a bug here, not in the document */
     for (const cJSON *c = obj->child; c; c = c->next) {
         char where[256];
         child_path(where, sizeof where, path, c->string);
@@ -450,6 +453,35 @@ bool policy_has_limits(const struct policy *policy)
     return l->processes || l->memory_bytes || l->open_files;
 }
 
+/* "scratch": {"sizeBytes": N}, every member optional. */
+static void parse_scratch(struct parse *p, const cJSON *root, struct policy_scratch *out)
+{
+    static const char *const known[] = {"sizeBytes"};
+    const char *path = "$.scratch";
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "scratch");
+    if (!obj)
+        return;
+    if (!cJSON_IsObject(obj)) {
+        add_error(p, path, "must be an object, not %s", json_type_name(obj));
+        return;
+    }
+    check_fields(p, obj, path, known, sizeof known / sizeof known[0]);
+    out->requested = true;
+    out->size_bytes = POLICY_SCRATCH_DEFAULT_BYTES;
+    const cJSON *size = cJSON_GetObjectItemCaseSensitive(obj, "sizeBytes");
+    if (!size)
+        return;
+    double v = cJSON_IsNumber(size) ? size->valuedouble : -1;
+    /* Bounds are exact in a double (< 2^53): the comparisons are too. */
+    if (!cJSON_IsNumber(size) || v != (double)(unsigned long long)v ||
+        v < (double)POLICY_SCRATCH_MIN_BYTES || v > (double)POLICY_SCRATCH_MAX_BYTES) {
+        add_error(p, "$.scratch.sizeBytes", "must be a whole number of bytes from %llu (1 MiB) to %llu (64 GiB)",
+                  POLICY_SCRATCH_MIN_BYTES, POLICY_SCRATCH_MAX_BYTES);
+        return;
+    }
+    out->size_bytes = (unsigned long long)v;
+}
+
 /* Rules that relate fields to each other; only meaningful once every field
  * parsed, so they run only on an otherwise valid document. */
 static void check_combinations(struct parse *p, const struct policy *pol)
@@ -471,6 +503,8 @@ static void check_combinations(struct parse *p, const struct policy *pol)
             add_error(p, "$.network.outgoingProxy", "%s", why);
         if (policy_has_limits(pol))
             add_error(p, "$.limits", "%s", why);
+        if (pol->scratch.requested)
+            add_error(p, "$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net->has_outgoing_proxy && !net->egress)
@@ -483,7 +517,7 @@ static void check_combinations(struct parse *p, const struct policy *pol)
 static struct policy *parse_document(struct parse *p, const cJSON *root)
 {
     static const char *const known[] = {"mode", "allowedReadPaths", "deniedReadPaths",
-                                        "allowedWritePaths", "deniedWritePaths", "network", "limits"};
+                                        "allowedWritePaths", "deniedWritePaths", "network", "limits", "scratch"};
     if (!cJSON_IsObject(root)) {
         add_error(p, "$", "the policy must be a JSON object, not %s", json_type_name(root));
         return NULL;
@@ -501,6 +535,7 @@ static struct policy *parse_document(struct parse *p, const cJSON *root)
     parse_path_list(p, root, "deniedWritePaths", &pol->denied_write_paths);
     parse_network(p, root, &pol->network);
     parse_limits(p, root, &pol->limits);
+    parse_scratch(p, root, &pol->scratch);
     if (p->errors->count == 0 && !p->oom)
         check_combinations(p, pol);
     return pol;

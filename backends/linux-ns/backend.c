@@ -203,7 +203,7 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .summary = "user, mount, PID and IPC namespaces; private /proc, /dev and network",
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
-                SANDBOX_ENFORCES_LIMITS,
+                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_SCRATCH,
     /* With a proxy (or egress off) later enter()s run in the workload
      * process inside the new network namespace (state.netns), and the
      * supervisor waits outside for every sandboxed run. */

@@ -15,6 +15,7 @@
  *   kernel_fs.c      procfs, sysfs, cgroupfs, ... read-only for any caller
  *   host_ipc.c       host socket masks, which sockets the connect() check
  *                    lets through
+ *   scratch_tmp.c    the policy's scratch: private tmpfs on /tmp, /var/tmp
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
  *   kernel_diag.c    why the kernel refused, and the fix
@@ -92,6 +93,12 @@ int kernel_fs_read_only(bool legacy, char *err, size_t errlen);
 int kernel_fs_own_sysfs(int root_fd, char *err, size_t errlen);
 /* With the host's sysfs: its cgroup tree covered by an empty tmpfs. */
 int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen);
+
+/* scratch_tmp.c: with the policy's "scratch", a private tmpfs of its size,
+ * mode 1777, owned by the caller, on /tmp and on /var/tmp (if it is a
+ * directory); a working directory or writable root beneath them is refused. */
+int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd,
+                      char *err, size_t errlen);
 
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or

@@ -10,7 +10,9 @@
  *      the new PID namespace, owner-only files masked (kernel_fs.c) — before
  *      the policy paths, so that a denial under /proc or /dev lands on what
  *      the workload sees;
- *   4. writable roots, parents before children, bound writable; then every
+ *   4. writable roots, parents before children, bound writable; the
+ *      policy's scratch tmpfs on /tmp and /var/tmp (scratch_tmp.c: after
+ *      the roots, so a writable "/" cannot cover it); then every
  *      kernel filesystem they brought back writable made read-only again,
  *      and the directories between them and each denial pinned
  *      (denial_anchor.c);
@@ -27,7 +29,7 @@
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
- * /tmp and /run are read-only like the rest; the host's sockets anywhere
+ * /tmp and /run are read-only like the rest (unless "scratch"); the host's sockets anywhere
  * are closed by the connect() check (connect_broker.c), not by the view.
  */
 #include "config.h"
@@ -299,6 +301,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         private_proc(v.root_fd, err, errlen) != 0 ||
         kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
+        scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
         /* after the writable roots: one may hold a procfs or sysfs mount */
         kernel_fs_read_only(v.legacy, err, errlen) != 0 ||
         (!st->netns && kernel_fs_hide_cgroups(v.root_fd, err, errlen) != 0) ||
