@@ -17,6 +17,10 @@ export {
     PolicyPathSchema,
     PolicyPathListSchema,
     AllowedHostEntrySchema,
+    ScratchSchema,
+    SCRATCH_MIN_BYTES,
+    SCRATCH_MAX_BYTES,
+    SCRATCH_DEFAULT_BYTES,
     POLICY_PATH_PATTERN,
     POLICY_PATH_MAX_BYTES,
     HOST_ENTRY_PATTERN,
@@ -28,6 +32,7 @@ export {
     type SupervisorPolicyMode,
     type OutgoingProxy,
     type OutgoingProxyFrontEnd,
+    type Scratch,
 } from "./policy-schema.js";
 export { resolveSupervisorBinary, resolveLinuxSupervisorBinary } from "./resolve.js";
 export {

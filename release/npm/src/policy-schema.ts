@@ -94,6 +94,22 @@ export const SupervisorLimitsSchema = Type.Object(
     { additionalProperties: false },
 );
 
+/** scratch.sizeBytes: bounds and default, per directory (core/policy.h). */
+export const SCRATCH_MIN_BYTES = 1 << 20;
+export const SCRATCH_MAX_BYTES = 64 * 2 ** 30;
+export const SCRATCH_DEFAULT_BYTES = 256 << 20;
+
+/**
+ * A private, empty tmpfs of sizeBytes on /tmp and on /var/tmp, discarded at
+ * the end (linux-ns only; every other boundary refuses it).
+ */
+export const ScratchSchema = Type.Object(
+    {
+        sizeBytes: Type.Optional(Type.Integer({ minimum: SCRATCH_MIN_BYTES, maximum: SCRATCH_MAX_BYTES })),
+    },
+    { additionalProperties: false },
+);
+
 export const SupervisorPolicySchema = Type.Object(
     {
         mode: SupervisorPolicyModeSchema,
@@ -103,6 +119,7 @@ export const SupervisorPolicySchema = Type.Object(
         deniedWritePaths: Type.Optional(PolicyPathListSchema),
         network: SupervisorNetworkPolicySchema,
         limits: Type.Optional(SupervisorLimitsSchema),
+        scratch: Type.Optional(ScratchSchema),
     },
     { additionalProperties: false },
 );
@@ -112,6 +129,7 @@ export type OutgoingProxyFrontEnd = Static<typeof OutgoingProxyFrontEndSchema>;
 export type OutgoingProxy = Static<typeof OutgoingProxySchema>;
 export type SupervisorNetworkPolicy = Static<typeof SupervisorNetworkPolicySchema>;
 export type SupervisorLimits = Static<typeof SupervisorLimitsSchema>;
+export type Scratch = Static<typeof ScratchSchema>;
 export type SupervisorPolicy = Static<typeof SupervisorPolicySchema>;
 
 /** The top-level fields that hold path lists, in document order. */

@@ -154,6 +154,7 @@ function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): voi
         if (hostCount) problems.add("$.network.allowedHosts", why);
         if (net.outgoingProxy) problems.add("$.network.outgoingProxy", why);
         if (policy.limits && Object.keys(policy.limits).length) problems.add("$.limits", why);
+        if (policy.scratch) problems.add("$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');
