@@ -19,6 +19,7 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/resources.sh \
 	tests/linux-ns/families.sh \
 	tests/linux-ns/traceme.sh \
+	tests/linux-ns/scratch.sh \
 	tests/linux-ns/user-limits.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
