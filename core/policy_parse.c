@@ -472,9 +472,10 @@ static void parse_scratch(struct parse *p, const cJSON *root, struct policy_scra
     if (!size)
         return;
     double v = cJSON_IsNumber(size) ? size->valuedouble : -1;
-    /* Bounds are exact in a double (< 2^53): the comparisons are too. */
-    if (!cJSON_IsNumber(size) || v != (double)(unsigned long long)v ||
-        v < (double)POLICY_SCRATCH_MIN_BYTES || v > (double)POLICY_SCRATCH_MAX_BYTES) {
+    /* The bounds are exact in a double (< 2^53), and the range is checked
+     * before the cast, which is undefined for a value out of range. */
+    if (!(v >= (double)POLICY_SCRATCH_MIN_BYTES && v <= (double)POLICY_SCRATCH_MAX_BYTES) ||
+        v != (double)(unsigned long long)v) {
         add_error(p, "$.scratch.sizeBytes", "must be a whole number of bytes from %llu (1 MiB) to %llu (64 GiB)",
                   POLICY_SCRATCH_MIN_BYTES, POLICY_SCRATCH_MAX_BYTES);
         return;
