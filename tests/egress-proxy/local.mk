@@ -12,6 +12,11 @@ tests_egress_proxy_test_addr_host_LDADD = $(EGRESS_TEST_LIBS) core/libpolicy.a $
 tests_egress_proxy_test_proxy_parsers_SOURCES = tests/egress-proxy/test_proxy_parsers.c
 tests_egress_proxy_test_proxy_parsers_CFLAGS = $(EGRESS_TEST_CFLAGS)
 tests_egress_proxy_test_proxy_parsers_LDADD = $(EGRESS_TEST_LIBS)
+check_PROGRAMS += tests/egress-proxy/test_dns_parse
+UNIT_TESTS += tests/egress-proxy/test_dns_parse
+tests_egress_proxy_test_dns_parse_SOURCES = tests/egress-proxy/test_dns_parse.c
+tests_egress_proxy_test_dns_parse_CFLAGS = $(EGRESS_TEST_CFLAGS)
+tests_egress_proxy_test_dns_parse_LDADD = $(EGRESS_TEST_LIBS)
 check_PROGRAMS += tests/egress-proxy/test_egress_sbpl
 UNIT_TESTS += tests/egress-proxy/test_egress_sbpl
 tests_egress_proxy_test_egress_sbpl_SOURCES = tests/egress-proxy/test_egress_sbpl.c \
@@ -98,6 +103,13 @@ tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backen
 tests_egress_proxy_fuzz_proxy_input_LDFLAGS = -fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a
 FUZZERS_LIST += tests/egress-proxy/fuzz_proxy_input:tests/egress-proxy/fuzz-seeds
+noinst_PROGRAMS += tests/egress-proxy/fuzz_dns_query
+tests_egress_proxy_fuzz_dns_query_SOURCES = tests/egress-proxy/fuzz_dns_query.c
+tests_egress_proxy_fuzz_dns_query_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backends/egress-proxy \
+	-fsanitize=fuzzer,address,undefined
+tests_egress_proxy_fuzz_dns_query_LDFLAGS = -fsanitize=fuzzer,address,undefined
+tests_egress_proxy_fuzz_dns_query_LDADD = backends/egress-proxy/libegress_policy.a
+FUZZERS_LIST += tests/egress-proxy/fuzz_dns_query:tests/egress-proxy/fuzz-seeds-dns
 endif
 endif
-EXTRA_DIST += tests/egress-proxy/fuzz-seeds
+EXTRA_DIST += tests/egress-proxy/fuzz-seeds tests/egress-proxy/fuzz-seeds-dns
