@@ -11,6 +11,7 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/http_parse.h backends/egress-proxy/http_parse.c \
 	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
 	backends/egress-proxy/dns_parse.h backends/egress-proxy/dns_parse.c \
+	backends/egress-proxy/synth_table.h backends/egress-proxy/synth_table.c \
 	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c \
 	backends/egress-proxy/refusal_report.h backends/egress-proxy/refusal_report.c
 # The hooks: shared (egress_backend.c, egress_env.c) plus the platform's
