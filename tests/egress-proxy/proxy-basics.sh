@@ -36,6 +36,14 @@ if [ "$RUNNER" = portable ]; then
     else fail "front-end ports of two concurrent runs: $(cat "$T_TMP/run1" "$T_TMP/run2")"; fi
 fi
 
+# The transparent front-end: refused with 125 wherever it is not served
+# (the host-loopback path has no network namespace for its resolver), and
+# the workload does not run.
+sbx "$(proxy_policy '"http","transparent"' '"example.com"')" /bin/sh -c 'echo ran'
+expect_rc 125 "a policy naming the transparent front-end is refused where it is not served"
+expect_err 'outgoingProxy.frontEnds: "transparent"' "the refusal names the front-end"
+expect_out_lacks ran "the workload did not run"
+
 HTTP_PROXY=http://caller:1 https_proxy=x all_proxy=y NO_PROXY=z \
     sbx "$(proxy_policy '"http"' '"127.0.0.1"')" /usr/bin/env
 if printf '%s' "$OUT" | grep -qi '^all_proxy='; then fail "ALL_PROXY set without a socks5 front-end"; else ok "no ALL_PROXY without socks5"; fi
