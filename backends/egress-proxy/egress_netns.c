@@ -95,15 +95,16 @@ static int loopback_listener(unsigned short port)
     return fd;
 }
 
-static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st,
-                                          const int *fds, const char *kinds, size_t n)
+/* One batch of at most EGRESS_BATCH listeners: their kinds after the
+ * message type, the descriptors in SCM_RIGHTS.  0, or -1 with errno. */
+static int send_batch(int control, char type, const int *fds, const char *kinds, size_t n)
 {
-    char payload[1 + EGRESS_MAX_LISTENERS];
-    payload[0] = EGRESS_MSG_LISTENERS;
+    char payload[1 + EGRESS_BATCH];
+    payload[0] = type;
     memcpy(payload + 1, kinds, n);
     union {
         struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int) * EGRESS_MAX_LISTENERS)];
+        char buf[CMSG_SPACE(sizeof(int) * EGRESS_BATCH)];
     } cmsg;
     memset(&cmsg, 0, sizeof cmsg);
     struct iovec iov = {payload, 1 + n};
@@ -114,8 +115,19 @@ static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress
     h->cmsg_type = SCM_RIGHTS;
     h->cmsg_len = CMSG_LEN(sizeof(int) * n);
     memcpy(CMSG_DATA(h), fds, sizeof(int) * n);
-    if (sendmsg(st->control, &msg, MSG_NOSIGNAL) < 0)
-        return sandbox_fail(ctx, "cannot hand the front-ends to the egress process: %s", strerror(errno));
+    return sendmsg(control, &msg, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+/* All of them, in batches (the last one says so), then wait for "ready". */
+static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st,
+                                          const int *fds, const char *kinds, size_t n)
+{
+    for (size_t at = 0; at < n; at += EGRESS_BATCH) {
+        size_t k = n - at < EGRESS_BATCH ? n - at : EGRESS_BATCH;
+        char type = at + k == n ? EGRESS_MSG_LISTENERS_END : EGRESS_MSG_LISTENERS;
+        if (send_batch(st->control, type, fds + at, kinds + at, k) != 0)
+            return sandbox_fail(ctx, "cannot hand the front-ends to the egress process: %s", strerror(errno));
+    }
     return await_ready(ctx, st->control, "front-end hand-over");
 }
 

@@ -31,6 +31,7 @@
 #include "egress_loop.h"
 #include "egress_process.h"
 #include "frontend_bind.h"
+#include "policy.h"
 
 #define CONTROL_FD 3
 #define REPORT_FD 4
@@ -136,13 +137,35 @@ static int is_listening_tcp(int fd)
     return ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
 }
 
-/* The one message from inside the sandbox: kinds and the listening sockets. */
-static size_t receive_listeners(int control, struct listener *out, char *err, size_t errlen)
+/* What a descriptor of kind `kind` must be: the front-end it serves
+ * (NULL: the resolver's socket), and whether it is one. */
+static bool check_kind(const struct egress_config *cfg, char kind, int fd, const struct front_end **front)
 {
-    unsigned char payload[1 + EGRESS_MAX_LISTENERS];
+    unsigned fe = cfg->front_ends;
+    switch (kind) {
+    case EGRESS_KIND_HTTP:
+        *front = &http_front_end;
+        return (fe & POLICY_FRONT_END_HTTP) && is_listening_tcp(fd);
+    case EGRESS_KIND_SOCKS5:
+        *front = &socks5_front_end;
+        return (fe & POLICY_FRONT_END_SOCKS5) && is_listening_tcp(fd);
+    default:
+        return false;
+    }
+}
+
+/*
+ * One batch from inside the sandbox: kinds and listening sockets, appended
+ * to out[*count..].  1 when more batches follow, 0 after the last, -1
+ * with a message.
+ */
+static int receive_batch(const struct egress_config *cfg, int control, struct listener *out, size_t *count,
+                         char *err, size_t errlen)
+{
+    unsigned char payload[1 + EGRESS_BATCH];
     union {
         struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int) * EGRESS_MAX_LISTENERS)];
+        char buf[CMSG_SPACE(sizeof(int) * EGRESS_BATCH)];
     } cmsg;
     struct iovec iov = {payload, sizeof payload};
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
@@ -153,43 +176,51 @@ static size_t receive_listeners(int control, struct listener *out, char *err, si
     while (n < 0 && errno == EINTR);
     if (n == 0)
         _exit(0);   /* the supervisor ended before building the sandbox */
-    size_t count = 0;
-    struct cmsghdr *h = CMSG_FIRSTHDR(&msg);
-    if (n > 1 && payload[0] == EGRESS_MSG_LISTENERS && h && h->cmsg_level == SOL_SOCKET &&
-        h->cmsg_type == SCM_RIGHTS && !(msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
-        count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        memcpy(&out[0].fd, CMSG_DATA(h), sizeof(int));
-        if (count == 2)
-            memcpy(&out[1].fd, CMSG_DATA(h) + sizeof(int), sizeof(int));
-    }
-    if (count == 0 || count != (size_t)n - 1) {
+    struct cmsghdr *h = n > 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+    size_t fds = h ? (h->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
+    if (!h || (payload[0] != EGRESS_MSG_LISTENERS && payload[0] != EGRESS_MSG_LISTENERS_END) ||
+        h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS || CMSG_NXTHDR(&msg, h) ||
+        (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || fds != (size_t)n - 1 ||
+        fds > EGRESS_MAX_LISTENERS - *count) {
         snprintf(err, errlen, "malformed listener message on the control socket");
-        return 0;
+        return -1;
     }
-    for (size_t i = 0; i < count; i++) {
-        char kind = (char)payload[1 + i];
-        out[i].front = kind == EGRESS_KIND_SOCKS5 ? &socks5_front_end
-                     : kind == EGRESS_KIND_HTTP ? &http_front_end : NULL;
-        if (!out[i].front || !is_listening_tcp(out[i].fd) || fcntl(out[i].fd, F_SETFL, O_NONBLOCK) != 0) {
-            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening TCP socket "
-                                  "of a known front-end", i);
-            return 0;
+    for (size_t i = 0; i < fds; i++) {
+        struct listener *l = &out[(*count)++];
+        memcpy(&l->fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+        if (!check_kind(cfg, (char)payload[1 + i], l->fd, &l->front) ||
+            fcntl(l->fd, F_SETFL, O_NONBLOCK) != 0) {
+            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening socket "
+                                  "of a configured front-end", *count - 1);
+            return -1;
         }
     }
-    return count;
+    return payload[0] == EGRESS_MSG_LISTENERS;
+}
+
+/* Every batch, until the last. */
+static size_t receive_listeners(const struct egress_config *cfg, int control, struct listener *out,
+                                char *err, size_t errlen)
+{
+    size_t count = 0;
+    int more;
+    while ((more = receive_batch(cfg, control, out, &count, err, errlen)) > 0)
+        ;
+    return more < 0 ? 0 : count;
 }
 
 /* The listeners are created inside the sandbox's network namespace by the
  * egress backend's enter() and handed over; the process confines itself
  * before it touches anything from there. */
-static size_t receive_handed_over(int control, pid_t parent, struct listener *out, char *err, size_t errlen)
+static size_t receive_handed_over(const struct egress_config *cfg, int control, pid_t parent,
+                                  struct listener *out, char *err, size_t errlen)
 {
     if (egress_confine(parent, err, errlen) != 0)
         report_and_exit(control, err);
     char ready = EGRESS_MSG_READY;
     if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
         _exit(0);
-    size_t count = receive_listeners(control, out, err, errlen);
+    size_t count = receive_listeners(cfg, control, out, err, errlen);
     if (count == 0)
         report_and_exit(control, err);
     if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
@@ -224,7 +255,7 @@ static size_t obtain_listeners(const struct egress_config *cfg, int control, pid
 {
 #ifndef EGRESS_HOST_LOOPBACK
     if (!cfg->bind_loopback)
-        return receive_handed_over(control, parent, out, err, errlen);
+        return receive_handed_over(cfg, control, parent, out, err, errlen);
 #endif
     return bind_on_loopback(cfg, control, parent, out, err, errlen);
 }
