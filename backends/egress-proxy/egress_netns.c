@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -32,6 +33,7 @@ struct egress_state {
     int control;               /* sandbox end of the socketpair */
     struct stat host_netns;
     unsigned front_ends;
+    struct synth_table synth;  /* the transparent front-end's slots and ports */
 };
 
 /* Wait for one message from the egress process. */
@@ -55,6 +57,26 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
 }
 
+/* The slots and ports the relay listens on, from the policy as the egress
+ * process compiles it (egress_spawn.c); a policy over the limits is
+ * refused here, before anything starts. */
+static enum sandbox_result transparent_table(struct sandbox_ctx *ctx, struct synth_table *t)
+{
+    const struct policy *p = ctx->policy;
+    size_t n = p->network.allowed_hosts.count;
+    struct host_policy rules = {calloc(n ? n : 1, sizeof(struct host_rule)), n};
+    struct host_policy derived = {NULL, 0};
+    char err[300];
+    if (!rules.rules)
+        return sandbox_fail(ctx, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        egress_compile_entry(p->network.allowed_hosts.items[i], &rules.rules[i]);
+    int rc = synth_setup(&rules, &derived, t, err, sizeof err);
+    free(rules.rules);
+    free(derived.rules);
+    return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "network.outgoingProxy: %s", err);
+}
+
 static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
@@ -66,6 +88,8 @@ static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct pro
     if (stat("/proc/self/ns/net", &st->host_netns) != 0)
         return sandbox_fail(ctx, "cannot identify the host network namespace (/proc/self/ns/net): %s",
                             strerror(errno));
+    if ((fe & POLICY_FRONT_END_TRANSPARENT) && transparent_table(ctx, &st->synth) != SANDBOX_OK)
+        return SANDBOX_FAIL;
     if (egress_env_set(ctx, creds, fe, HTTP_PORT, SOCKS5_PORT) != SANDBOX_OK)
         return SANDBOX_FAIL;
     int sp[2];
@@ -77,16 +101,18 @@ static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct pro
     return await_ready(ctx, st->control, "start-up");
 }
 
-static int loopback_listener(unsigned short port)
+/* A socket of `type` bound to addr:port of the sandbox's loopback (host
+ * order), listening if it is a stream. */
+static int loopback_socket(int type, uint32_t addr, unsigned short port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
-    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, 4096) != 0) {
+    sin.sin_addr.s_addr = htonl(addr);
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || (type == SOCK_STREAM && listen(fd, 4096) != 0)) {
         int e = errno;
         close(fd);
         errno = e;
@@ -131,6 +157,34 @@ static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress
     return await_ready(ctx, st->control, "front-end hand-over");
 }
 
+/* The transparent front-end's sockets, appended to fds[]/kinds[] at *n:
+ * the resolver, then one listener per slot and port (the egress process
+ * may not bind; the ports below 1024 need the capability this process
+ * still holds in the sandbox's user namespace). */
+static enum sandbox_result transparent_sockets(struct sandbox_ctx *ctx, const struct synth_table *t, int *fds,
+                                               char *kinds, size_t *n)
+{
+    int fd = loopback_socket(SOCK_DGRAM, EGRESS_DNS_ADDR, 53);
+    if (fd < 0)
+        return sandbox_fail(ctx, "cannot bind the resolver on 127.0.0.53:53 in the sandbox: %s", strerror(errno));
+    fds[*n] = fd;
+    kinds[(*n)++] = EGRESS_KIND_DNS;
+    for (size_t slot = 0; slot < t->slots; slot++) {
+        unsigned char a[4];
+        synth_slot_addr(slot, a);
+        uint32_t addr = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
+        for (size_t p = 0; p < t->nports; p++) {
+            fd = loopback_socket(SOCK_STREAM, addr, t->ports[p]);
+            if (fd < 0)
+                return sandbox_fail(ctx, "cannot listen on %u.%u.%u.%u:%u in the sandbox: %s", a[0], a[1], a[2],
+                                    a[3], (unsigned)t->ports[p], strerror(errno));
+            fds[*n] = fd;
+            kinds[(*n)++] = EGRESS_KIND_TRANSPARENT;
+        }
+    }
+    return SANDBOX_OK;
+}
+
 static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
 {
     struct egress_state *st = *sandbox_state(ctx);
@@ -157,7 +211,7 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
     for (size_t i = 0; i < COUNT(fronts) && r == SANDBOX_OK; i++) {
         if (!(st->front_ends & fronts[i].bit))
             continue;
-        int fd = loopback_listener(fronts[i].port);
+        int fd = loopback_socket(SOCK_STREAM, INADDR_LOOPBACK, fronts[i].port);
         if (fd < 0)
             r = sandbox_fail(ctx, "cannot listen on 127.0.0.1:%u in the sandbox: %s",
                              (unsigned)fronts[i].port, strerror(errno));
@@ -166,6 +220,8 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
             kinds[n++] = fronts[i].kind;
         }
     }
+    if (r == SANDBOX_OK && (st->front_ends & POLICY_FRONT_END_TRANSPARENT))
+        r = transparent_sockets(ctx, &st->synth, fds, kinds, &n);
     if (r == SANDBOX_OK)
         r = send_listeners(ctx, st, fds, kinds, n);
     /* The egress process holds its own copies now; none stay here. */

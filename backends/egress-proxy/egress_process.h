@@ -26,6 +26,7 @@
 #define EGRESS_KIND_SOCKS5 'S'    /* ... the socks5 front-end */
 #define EGRESS_KIND_DNS 'D'       /* ... the transparent front-end's resolver (UDP, 127.0.0.53:53) */
 #define EGRESS_KIND_TRANSPARENT 'T' /* ... a relay listener on a synthetic address (synth_table.h) */
+#define EGRESS_DNS_ADDR 0x7f000035u /* 127.0.0.53, where the transparent front-end's resolver listens */
 #define EGRESS_BATCH 64           /* SCM_RIGHTS carries up to 253 (SCM_MAX_FD) */
 /* http, socks5, the resolver, and one relay listener per slot x port. */
 #define EGRESS_MAX_LISTENERS (3 + SYNTH_MAX_LISTENERS)

@@ -33,6 +33,7 @@ EGRESS_PROCESS_SOURCES = \
 	backends/egress-proxy/egress_spawn.h backends/egress-proxy/egress_spawn.c \
 	backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c \
+	backends/egress-proxy/transparent_frontend.c backends/egress-proxy/dns_frontend.c \
 	backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 # Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's

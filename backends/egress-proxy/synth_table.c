@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "synth_table.h"
@@ -76,6 +77,18 @@ int synth_table_build(const struct host_policy *rules, struct synth_table *t, ch
         return -1;
     }
     return 0;
+}
+
+int synth_setup(const struct host_policy *policy, struct host_policy *derived, struct synth_table *t,
+                char *err, size_t errlen)
+{
+    derived->rules = calloc(2 * policy->count + 1, sizeof *derived->rules);
+    if (!derived->rules) {
+        snprintf(err, errlen, "out of memory building the transparent front-end's rules");
+        return -1;
+    }
+    derived->count = synth_rules(policy->rules, policy->count, derived->rules);
+    return synth_table_build(derived, t, err, errlen);
 }
 
 int synth_table_slot(struct synth_table *t, const char *name)

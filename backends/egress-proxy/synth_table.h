@@ -46,6 +46,12 @@ size_t synth_rules(const struct host_rule *in, size_t n, struct host_rule *out);
  * when the policy has more names, ports or listeners than it can hold. */
 int synth_table_build(const struct host_policy *rules, struct synth_table *t, char *err, size_t errlen);
 
+/* Both steps for a policy: its derived rules into *derived (an array the
+ * caller frees, derived->rules) and the table built from them.  -1 with a
+ * message (out of memory, or a limit). */
+int synth_setup(const struct host_policy *policy, struct host_policy *derived, struct synth_table *t,
+                char *err, size_t errlen);
+
 /* The slot that answers `name` (normalised, and allowed by a rule: the
  * caller checks): its fixed slot, else the pool slot it already has or a
  * new one.  -1 when the pool is full. */

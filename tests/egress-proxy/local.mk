@@ -73,6 +73,7 @@ EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOUR
 	backends/egress-proxy/evpoll.h backends/egress-proxy/egress_loop.h \
 	backends/egress-proxy/egress_loop.c backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
+	backends/egress-proxy/transparent_frontend.c backends/egress-proxy/dns_frontend.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
