@@ -21,6 +21,7 @@
 #include "egress_platform.h"
 #include "egress_process.h"
 #include "egress_spawn.h"
+#include "name_views.h"
 
 /* Front-end ports on the sandbox's own loopback.  The network namespace is
  * private, so fixed, familiar ports cannot collide with anything of the
@@ -31,7 +32,7 @@
 
 struct egress_state {
     int control;               /* sandbox end of the socketpair */
-    struct stat host_netns;
+    struct stat host_netns, host_mntns;
     unsigned front_ends;
     struct synth_table synth;  /* the transparent front-end's slots and ports */
 };
@@ -87,6 +88,9 @@ static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct pro
     st->front_ends = fe;
     if (stat("/proc/self/ns/net", &st->host_netns) != 0)
         return sandbox_fail(ctx, "cannot identify the host network namespace (/proc/self/ns/net): %s",
+                            strerror(errno));
+    if (stat("/proc/self/ns/mnt", &st->host_mntns) != 0)
+        return sandbox_fail(ctx, "cannot identify the host mount namespace (/proc/self/ns/mnt): %s",
                             strerror(errno));
     if ((fe & POLICY_FRONT_END_TRANSPARENT) && transparent_table(ctx, &st->synth) != SANDBOX_OK)
         return SANDBOX_FAIL;
@@ -224,6 +228,10 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
         r = transparent_sockets(ctx, &st->synth, fds, kinds, &n);
     if (r == SANDBOX_OK)
         r = send_listeners(ctx, st, fds, kinds, n);
+    char err[400];
+    if (r == SANDBOX_OK && (st->front_ends & POLICY_FRONT_END_TRANSPARENT) &&
+        name_views_install(&st->host_mntns, err, sizeof err) != 0)
+        r = sandbox_fail(ctx, "%s", err);
     /* The egress process holds its own copies now; none stay here. */
     for (size_t i = 0; i < n; i++)
         close(fds[i]);

@@ -40,6 +40,7 @@ EGRESS_PROCESS_SOURCES = \
 # netns (linux-ns) or bound on the host's loopback (landlock).
 EGRESS_LINUX_SOURCES = \
 	backends/egress-proxy/egress_netns.c backends/egress-proxy/egress_loopback.c \
+	backends/egress-proxy/name_views.h backends/egress-proxy/name_views.c \
 	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c \
 	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
 	backends/egress-proxy/confine.c
