@@ -68,10 +68,8 @@ static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "no boundary backend offers what the proxy's front-ends need (backend bug: "
                                  "the core checks this)");
     if (fe & POLICY_FRONT_END_TRANSPARENT & ~chosen->front_ends)
-        return sandbox_fail(ctx, "network.outgoingProxy.frontEnds: \"transparent\" %s; use \"http\" or \"socks5\"",
-                            chosen->needs & SANDBOX_OFFER_PRIVATE_NETWORK
-                                ? "is not served by this version yet (its resolver and relay are being built)"
-                                : "needs a network namespace of the sandbox's own (the linux-ns backend)");
+        return sandbox_fail(ctx, "network.outgoingProxy.frontEnds: \"transparent\" needs a network namespace of "
+                                 "the sandbox's own (the linux-ns backend); use \"http\" or \"socks5\"");
     if (fe & ~chosen->front_ends)
         return sandbox_fail(ctx, "network.outgoingProxy.frontEnds: a front-end this build cannot serve");
     struct proxy_creds creds;

@@ -244,7 +244,7 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
  * boundary must give. */
 const struct egress_variant egress_via_netns = {
     .needs = SANDBOX_OFFER_PRIVATE_NETWORK,
-    .front_ends = POLICY_FRONT_END_HTTP | POLICY_FRONT_END_SOCKS5,
+    .front_ends = POLICY_FRONT_END_HTTP | POLICY_FRONT_END_SOCKS5 | POLICY_FRONT_END_TRANSPARENT,
     .start = netns_start,
     .enter = netns_enter,
 };
