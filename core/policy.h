@@ -27,6 +27,9 @@ enum policy_mode {
 enum policy_front_end {
     POLICY_FRONT_END_HTTP = 1u << 0,
     POLICY_FRONT_END_SOCKS5 = 1u << 1,
+    /* Linux (linux-ns) only: a resolver and a relay inside the sandbox's
+     * network namespace, for TCP clients without proxy settings. */
+    POLICY_FRONT_END_TRANSPARENT = 1u << 2,
 };
 
 struct string_list {

@@ -371,20 +371,24 @@ static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_netwo
         return;
     }
     if (!fe->child) {
-        add_error(p, fepath, "must name at least one of \"http\", \"socks5\"");
+        add_error(p, fepath, "must name at least one of \"http\", \"socks5\", \"transparent\"");
         return;
     }
     size_t i = 0;
     for (const cJSON *v = fe->child; v; v = v->next, i++) {
         char item[96];
         snprintf(item, sizeof item, "%s[%zu]", fepath, i);
+        static const struct { const char *name; unsigned bit; } names[] = {
+            {"http", POLICY_FRONT_END_HTTP},
+            {"socks5", POLICY_FRONT_END_SOCKS5},
+            {"transparent", POLICY_FRONT_END_TRANSPARENT},
+        };
         unsigned bit = 0;
-        if (cJSON_IsString(v) && strcmp(v->valuestring, "http") == 0)
-            bit = POLICY_FRONT_END_HTTP;
-        else if (cJSON_IsString(v) && strcmp(v->valuestring, "socks5") == 0)
-            bit = POLICY_FRONT_END_SOCKS5;
+        for (size_t n = 0; n < sizeof names / sizeof names[0] && cJSON_IsString(v); n++)
+            if (strcmp(v->valuestring, names[n].name) == 0)
+                bit = names[n].bit;
         if (!bit)
-            add_error(p, item, "must be \"http\" or \"socks5\"");
+            add_error(p, item, "must be one of \"http\", \"socks5\", \"transparent\"");
         else if (net->front_ends & bit)
             add_error(p, item, "names a front-end twice");
         net->front_ends |= bit;

@@ -67,6 +67,11 @@ static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
     if (!chosen)
         return sandbox_fail(ctx, "no boundary backend offers what the proxy's front-ends need (backend bug: "
                                  "the core checks this)");
+    if (fe & POLICY_FRONT_END_TRANSPARENT & ~chosen->front_ends)
+        return sandbox_fail(ctx, "network.outgoingProxy.frontEnds: \"transparent\" needs a network namespace of "
+                                 "the sandbox's own (the linux-ns backend); use \"http\" or \"socks5\"");
+    if (fe & ~chosen->front_ends)
+        return sandbox_fail(ctx, "network.outgoingProxy.frontEnds: a front-end this build cannot serve");
     struct proxy_creds creds;
     enum sandbox_result r = make_secret(ctx, &creds);
     r = r == SANDBOX_OK ? chosen->start(ctx, &creds, fe) : r;

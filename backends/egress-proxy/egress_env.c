@@ -96,7 +96,9 @@ enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_c
         bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
     }
     char no_proxy[64];
-    if (no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
+    /* Only beside a proxy variable: the transparent front-end has none. */
+    if ((front_ends & (POLICY_FRONT_END_HTTP | POLICY_FRONT_END_SOCKS5)) &&
+        no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
         bad |= set_all(ctx, no_proxy_vars, COUNT(no_proxy_vars), no_proxy);
     sandbox_wipe(url, sizeof url);
     return bad ? sandbox_fail(ctx, "out of memory setting the proxy variables") : SANDBOX_OK;

@@ -25,6 +25,9 @@
 struct egress_variant {
     /* The offer of the boundary this variant needs. */
     unsigned needs;
+    /* The front-ends it can serve (POLICY_FRONT_END_*); prepare() refuses
+     * a policy naming another. */
+    unsigned front_ends;
     /* prepare(), once the caller's variables are gone and the secret is
      * made: start the egress process for front-ends `fe` and give the
      * workload its variables (egress_env_set).  The variant keeps its state

@@ -15,7 +15,7 @@
 /*
  * One non-blocking listener on 127.0.0.1 per configured front-end, each on a
  * port the kernel chooses (port 0), so concurrent runs never collide and no
- * other program's port is taken.  Fills out[] (up to EGRESS_MAX_LISTENERS)
+ * other program's port is taken.  Fills out[] (up to 2)
  * and ports[] (http, socks5; 0 when not configured).  Returns the number of
  * listeners, or 0 with a message in err.
  */

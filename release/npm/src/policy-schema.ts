@@ -57,7 +57,12 @@ export const AllowedHostEntrySchema = Type.String({
     maxLength: HOST_ENTRY_WITH_PORT_MAX_BYTES,
 });
 
-export const OutgoingProxyFrontEndSchema = Type.Union([Type.Literal("http"), Type.Literal("socks5")]);
+export const OutgoingProxyFrontEndSchema = Type.Union([
+    Type.Literal("http"),
+    Type.Literal("socks5"),
+    // Linux (linux-ns) only: a resolver and relay for clients without proxy settings.
+    Type.Literal("transparent"),
+]);
 
 export const OutgoingProxySchema = Type.Object(
     {

@@ -136,7 +136,7 @@ function checkFrontEndsOnce(document: unknown, problems: ProblemList): void {
     if (!isRecord(proxy) || !Array.isArray(proxy.frontEnds)) return;
     const seen = new Set<unknown>();
     proxy.frontEnds.forEach((frontEnd: unknown, i) => {
-        if (frontEnd !== "http" && frontEnd !== "socks5") return;
+        if (frontEnd !== "http" && frontEnd !== "socks5" && frontEnd !== "transparent") return;
         if (seen.has(frontEnd)) problems.add(`$.network.outgoingProxy.frontEnds[${i}]`, "names a front-end twice");
         seen.add(frontEnd);
     });

@@ -12,8 +12,13 @@ export const EgressRefusalSchema = Type.Object(
         event: Type.Literal("egress-refused"),
         /** RFC 3339 UTC with milliseconds. */
         time: Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` }),
-        /** The front-end the workload used. */
-        frontEnd: Type.Union([Type.Literal("http"), Type.Literal("socks5")]),
+        /** The front-end the workload used ("dns": the transparent front-end's resolver refused a name). */
+        frontEnd: Type.Union([
+            Type.Literal("http"),
+            Type.Literal("socks5"),
+            Type.Literal("transparent"),
+            Type.Literal("dns"),
+        ]),
         /** The host as the workload named it, normalised (lower case, no trailing dot). */
         host: Type.String({ minLength: 1 }),
         port: Type.Integer({ minimum: 1, maximum: 65535 }),

@@ -103,7 +103,7 @@ test("a repeated front-end is reported at the repeat", () => {
         network: { egress: true, localBinding: true, outgoingProxy: { frontEnds: ["http", "bogus", "http", "socks5"] } },
     };
     const problems = problemsOf(value);
-    assert.equal(problems.get("$.network.outgoingProxy.frontEnds[1]"), 'must be "http" or "socks5"');
+    assert.equal(problems.get("$.network.outgoingProxy.frontEnds[1]"), 'must be one of "http", "socks5", "transparent"');
     assert.equal(problems.get("$.network.outgoingProxy.frontEnds[2]"), "names a front-end twice");
     assert.equal(problems.size, 2);
 });
