@@ -10,7 +10,8 @@
  * enter: the loopback ports granted by the other backends' prepare() (the
  *   proxy's front-ends) become the ruleset's only TCP connect rules; then
  *   fork the broker process (outside every restriction, like linux-ns's
- *   init: it makes the workload's connect() calls, socket_rules.c, kills
+ *   init: it makes the workload's connect() calls, socket_rules.c, and its
+ *   entries in the directories on the way to a denial, fs_anchors.c; kills
  *   what the workload leaves behind and reports its status), which forks
  *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork
  *   below holds this backend's own part).  The supervisor returns
@@ -49,6 +50,7 @@ struct landlock_state {
     int ruleset;
     int link;                   /* workload end of the broker socket pair */
     struct fs_lists fs;
+    struct fs_anchors anchors;  /* the directories on the way to a denial, for the broker */
     struct socket_policy sockets;
     struct connect_rules rules;
     struct seccomp_shape shape;
@@ -103,7 +105,9 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "%s", err);
     if ((state.ruleset = landlock_create_ruleset(&attr)) < 0)
         return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
-    if (fs_ruleset_add(state.ruleset, state.abi, &state.fs, err, sizeof err) != 0)
+    if (fs_anchors_init(&state.anchors) != 0)
+        return sandbox_fail(ctx, "out of memory noting the directories on the way to a denied path");
+    if (fs_ruleset_add(state.ruleset, state.abi, &state.fs, &state.anchors, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     state.shape = (struct seccomp_shape){
         .local_binding = p->network.local_binding,
@@ -125,6 +129,7 @@ static enum sandbox_result grant_ports(struct sandbox_ctx *ctx)
     state.sockets.ports = ctx->loopback_grants;
     state.sockets.port_count = ctx->loopback_grant_count;
     socket_rules_init(&state.rules, &state.sockets);
+    state.rules.anchors = &state.anchors.set; /* the broker's entries above a denial (entry_broker.c) */
     for (size_t i = 0; state.handles_net && i < ctx->loopback_grant_count; i++) {
         struct landlock_net_port_attr rule = {.allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP,
                                               .port = ctx->loopback_grants[i]};
@@ -161,7 +166,7 @@ static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
     int ruleset = landlock_create_ruleset(&attr);
     if (ruleset < 0)
         return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
-    int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, err, sizeof err);
+    int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, NULL, err, sizeof err); /* no broker of ours */
     if (rc == 0 && landlock_restrict_self(ruleset) != 0) {
         snprintf(err, sizeof err, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
         rc = -1;
@@ -196,6 +201,7 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
         /* The supervisor: the ruleset is the workload's alone (the broker's
          * copy goes with broker_init_run()'s descriptor sweep). */
         close(state.ruleset);
+        fs_anchors_close(&state.anchors);
         return r;
     }
     state.link = link;

@@ -65,6 +65,8 @@ struct walk {
     int ruleset;
     uint64_t rights;
     const char *what;   /* "read" or "write", for messages */
+    struct fs_anchors *anchors; /* where the directories on the way go, or NULL */
+    bool writes;        /* the walk of a writable root */
     char *err;
     size_t errlen;
 };
@@ -138,6 +140,9 @@ static int grant(struct walk *w, int fd, const char *path, const char *const *ex
     }
     if (n == 0 || !S_ISDIR(st.st_mode))
         return add_rule(w, fd, &st, path);
+    /* On the way to a denial: no rule here; the broker acts in it. */
+    if (w->anchors && fs_anchors_note(w->anchors, fd, &st, path, excl, n, w->writes, w->err, w->errlen) != 0)
+        return -1;
     return grant_entries(w, fd, path, excl, n);
 }
 
@@ -175,7 +180,8 @@ static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen
 {
     static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
                                           "/dev/tty"};
-    struct walk w = {ruleset, handled & DEVICE_RIGHTS, "device", err, errlen};
+    struct walk w = {.ruleset = ruleset, .rights = handled & DEVICE_RIGHTS, .what = "device", .err = err,
+                     .errlen = errlen};
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
         int fd = open(devices[i], O_PATH | O_CLOEXEC);
         struct stat st;
@@ -209,7 +215,8 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
             rights |= LANDLOCK_ACCESS_FS_READ_FILE;
         if ((mode & O_ACCMODE) != O_RDONLY)
             rights |= LANDLOCK_ACCESS_FS_WRITE_FILE;
-        struct walk w = {ruleset, handled & rights, "terminal", err, errlen};
+        struct walk w = {.ruleset = ruleset, .rights = handled & rights, .what = "terminal", .err = err,
+                         .errlen = errlen};
         int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link) : 0;
         close(fd);
         if (rc != 0)
@@ -241,7 +248,8 @@ static int grant_roots(struct walk *w, const struct fs_lists *l, const char *con
     return 0;
 }
 
-int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen)
+int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anchors *anchors, char *err,
+                   size_t errlen)
 {
     uint64_t handled = fs_rights_handled(abi);
     if (fs_lists_check(l, err, errlen) != 0)
@@ -252,7 +260,8 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
         snprintf(err, errlen, "out of memory building the Landlock ruleset");
         return -1;
     }
-    struct walk reads = {ruleset, handled & READ_CLASS, "read", err, errlen};
+    struct walk reads = {.ruleset = ruleset, .rights = handled & READ_CLASS, .what = "read", .anchors = anchors,
+                         .err = err, .errlen = errlen};
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     size_t n = fs_paths_beneath("/", l->no_read, excl);
     excl[n++] = DEV_ROOT; /* room: most + 1 */
@@ -264,9 +273,12 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
      * /dev is not -- unless a read-denial above it wins. */
     if (rc == 0)
         rc = grant_roots(&reads, l, l->no_read, true, excl);
-    struct walk writes = {ruleset, handled & ~(uint64_t)READ_CLASS, "write", err, errlen};
+    struct walk writes = {.ruleset = ruleset, .rights = handled & ~(uint64_t)READ_CLASS, .what = "write",
+                          .anchors = anchors, .writes = true, .err = err, .errlen = errlen};
     if (rc == 0)
         rc = grant_roots(&writes, l, l->no_write, false, excl);
+    if (rc == 0 && anchors)
+        rc = fs_anchors_pools(anchors, ruleset, handled & FILE_RIGHTS, err, errlen);
     free(excl);
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);

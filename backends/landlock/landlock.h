@@ -6,6 +6,7 @@
  *   backend.c        the descriptor and the order of the steps
  *   fs_lists.c       the paths of the filesystem policy, merged and checked
  *   fs_ruleset.c     the filesystem policy as one Landlock ruleset
+ *   fs_anchors.c     the directories on the way to a denial, for the broker
  *   socket_rules.c   what the connect() broker lets through
  * The broker, capabilities, descriptors and the seccomp programs are
  * linux-common's (backends/linux-common).
@@ -19,8 +20,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "backend.h"
+#include "entry_broker.h"
 #include "linux_common.h"
 #include "policy_paths.h"
 
@@ -51,6 +54,25 @@ int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen);
  * (ELOOP for a link). */
 int fs_open_no_symlinks(const char *path);
 
+/* fs_anchors.c: the directories on the way to a denied path, pinned for
+ * the broker (entry_broker.h). */
+struct fs_anchors {
+    struct entry_anchors set;
+};
+int fs_anchors_init(struct fs_anchors *s);
+/* Directory `fd` (at `path`, stat `st`) is on the way to excl[0..n):
+ * `write` in a writable root (the broker makes entries there; the names
+ * leading to excl are kept), else on the way to a read denial (listed). */
+int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path, const char *const *excl,
+                    size_t n, bool write, char *err, size_t errlen);
+/* The write anchors' pools of unnamed files, each given `rights` in
+ * `ruleset`. */
+int fs_anchors_pools(struct fs_anchors *s, int ruleset, uint64_t rights, char *err, size_t errlen);
+void fs_anchors_free_names(char **names);
+/* Close and free all (the supervisor after the fork; the workload's
+ * harden() closes its copies with every other descriptor). */
+void fs_anchors_close(struct fs_anchors *s);
+
 /* fs_ruleset.c */
 /* The entries of `list` (NULL-terminated) at or beneath `root` into out[],
  * pruned and in path order (policy_paths_prune): what a walk from `root`
@@ -60,8 +82,10 @@ size_t fs_paths_beneath(const char *root, const char *const *list, const char **
 uint64_t fs_rights_handled(int abi);
 /* Add the policy's rules to `ruleset`: reads beneath / but no_read,
  * writes beneath each writable root but no_write, the harmless devices
- * writable. */
-int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen);
+ * writable; the directories on the way to a denial into `anchors` (NULL:
+ * not noted), with their pools. */
+int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anchors *anchors, char *err,
+                   size_t errlen);
 
 /* socket_rules.c */
 struct socket_policy {

@@ -21,7 +21,8 @@
  * workload's harden() hands it the seccomp listener over the link socket.
  *
  * It holds no descriptor but 0-2, the status pipe, the link (until the
- * listener arrives), the listener and a signalfd for SIGCHLD; runs no
+ * listener arrives), the listener, a signalfd for SIGCHLD and the anchors
+ * of entry_broker.c (directories and unnamed files pinned at launch); runs no
  * untrusted code, and is non-dumpable (the backend makes it so), so the
  * workload can neither ptrace it nor open its /proc/PID/mem, root or cwd.
  */
@@ -39,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "entry_broker.h"
 #include "linux_common.h"
 #include "sandbox_limits.h"
 
@@ -176,8 +178,13 @@ void broker_init_run(pid_t workload, int status_fd, int link, const struct conne
     char err[256];
     kill_orphans_first = kill_orphans;
     limits = lim;
-    int keep[2 + 8] = {status_fd, link};
+    /* The status pipe, the link, the limits' descriptors, and the anchors
+     * the broker acts from. */
+    static int keep[2 + 8 + ENTRY_BROKER_MAX_FDS];
+    keep[0] = status_fd;
+    keep[1] = link;
     size_t nkeep = 2 + (lim ? sandbox_limits_fds(lim, keep + 2) : 0);
+    nkeep += entry_broker_fds(rules, keep + nkeep, ENTRY_BROKER_MAX_FDS);
     if (fd_close_except_unsorted(keep, nkeep, err, sizeof err) != 0)
         _exit(125);
     sigset_t chld;

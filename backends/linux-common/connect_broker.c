@@ -66,6 +66,7 @@
 #include <unistd.h>
 
 #include "broker_peek.h"
+#include "entry_broker.h"
 #include "linux_common.h"
 #include "meta_broker.h"
 
@@ -248,7 +249,7 @@ int connect_broker_serve(struct connect_broker *b)
         return errno == EINTR || errno == ENOENT ? 0 : -1; /* ENOENT: the caller died */
     if (req.data.nr == SYS_connect)
         broker(b, &req);
-    else if (!meta_broker_serve(b->listener, &req, b->rules))
+    else if (!meta_broker_serve(b->listener, &req, b->rules) && !entry_broker_serve(b->listener, &req, b->rules))
         broker_respond(b->listener, req.id, -ENOSYS);
     return 0;
 }

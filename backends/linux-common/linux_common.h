@@ -12,6 +12,8 @@
  *   connect_broker.c a process outside the workload's filter makes its
  *                    connect() calls, after the backend's checks
  *   meta_broker.c    ... and its chmod/chown/utimes/xattr calls
+ *   entry_broker.c   ... and its entries in the directories on the way
+ *                    to a denied path
  *   broker_peek.c    what the broker reads of the workload
  *   broker_init.c    that process's life: reap, serve, report the status
  *   supervised_fork.c supervisor → that process → workload: the one fork
@@ -67,6 +69,7 @@ int seccomp_filter_install_brokered(const struct seccomp_shape *shape, int link,
  * Every connect() of the workload reaches the broker; it copies the
  * address once and connects its own copy of the socket itself.
  */
+struct entry_anchors;
 struct connect_rules {
     /* Abstract AF_UNIX addresses are the sandbox's own (a network
      * namespace of its own); otherwise they are the host's, refused. */
@@ -81,6 +84,9 @@ struct connect_rules {
      * utimes, xattrs; meta_broker.c): 0 or -errno.  NULL: those calls are
      * not brokered (the seccomp shape sends none). */
     int (*path_writable)(int fd, const struct stat *st, const void *arg);
+    /* The directories on the way to a denied path, where the broker makes
+     * and removes entries (entry_broker.h).  NULL: none. */
+    const struct entry_anchors *anchors;
     const void *arg;
 };
 

@@ -11,6 +11,7 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/supervised_fork.h backends/linux-common/supervised_fork.c \
 	backends/linux-common/broker_peek.h backends/linux-common/broker_peek.c \
 	backends/linux-common/meta_broker.h backends/linux-common/meta_broker.c \
+	backends/linux-common/entry_broker.h backends/linux-common/entry_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
 	backends/linux-common/keyring.c backends/linux-common/mountinfo.c \
 	backends/linux-common/paths.c \

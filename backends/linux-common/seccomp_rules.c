@@ -116,6 +116,18 @@ _Static_assert(O_CREAT == 0100, "O_CREAT is 0100 on every architecture the build
     {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISUID), ALWAYS, why}, \
     {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISGID), ALWAYS, why}
 
+/* open flags with O_CREAT and a mode with neither set-id bit. */
+#define CREATE_NO_SETID(fl, a) {{(fl), O_CREAT, O_CREAT}, {(a), S_ISUID | S_ISGID, 0}}, 2
+/* O_DIRECTORY is 0200000 on x86_64 and 040000 on arm64 (each the other's
+ * O_DIRECT): a generator for another architecture sees only its own
+ * headers, so both bits go to the broker, which tells them apart.  A
+ * listing: read-only, neither O_CREAT nor O_TMPFILE (whose set-id rules
+ * must stay apart). */
+#define DIR_BIT_A 040000
+#define DIR_BIT_B 0200000
+_Static_assert(O_DIRECTORY == DIR_BIT_A || O_DIRECTORY == DIR_BIT_B, "O_DIRECTORY is one of the two");
+#define LISTING(fl, bit) {{(fl), (bit) | O_CREAT | TMPFILE_BIT | O_ACCMODE, (bit)}}, 1
+
 static const struct rule rules[] = {
     /* ---- policy ---- */
     {"bind", EPERM, NO_TEST, NO_LOCAL_BIND,
@@ -189,6 +201,36 @@ static const struct rule rules[] = {
     {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY_V2), SHARED_HOST, "btrfs: a host subvolume removed"},
     {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_SETFLAGS), SHARED_HOST, "btrfs: a host subvolume made read-only"},
     {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SET_RECEIVED_SUBVOL), SHARED_HOST, "btrfs: a host subvolume's received UUID"},
+
+    /* ---- directory entries, which Landlock grants per directory and
+     * everything beneath: the directories on the way to a denied path get
+     * no right to make or remove entries (it would reach the denied path
+     * too), nor one on the way to a read-denied path to be listed.  The
+     * broker acts in those directories, and lets every other call go on
+     * to Landlock (entry_broker.c).  The creating calls go there only
+     * without a set-id bit (the rules below take the others; see above
+     * why they must not overlap); openat2 is refused whole. ---- */
+    {"open", NOTIFY, CREATE_NO_SETID(1, 2), SHARED_HOST, "a file made: in a directory above a denial, by the broker"},
+    {"openat", NOTIFY, CREATE_NO_SETID(2, 3), SHARED_HOST, "a file made: in a directory above a denial, by the broker"},
+    {"creat", NOTIFY, NO_SETID(1), SHARED_HOST, "a file made: in a directory above a denial, by the broker"},
+    {"open", NOTIFY, LISTING(1, DIR_BIT_A), SHARED_HOST, "a listing of a directory above a read denial"},
+    {"open", NOTIFY, LISTING(1, DIR_BIT_B), SHARED_HOST, "a listing of a directory above a read denial"},
+    {"openat", NOTIFY, LISTING(2, DIR_BIT_A), SHARED_HOST, "a listing of a directory above a read denial"},
+    {"openat", NOTIFY, LISTING(2, DIR_BIT_B), SHARED_HOST, "a listing of a directory above a read denial"},
+    {"mknod", NOTIFY, NO_SETID(1), SHARED_HOST, "a FIFO or file made above a denial"},
+    {"mknodat", NOTIFY, NO_SETID(2), SHARED_HOST, "a FIFO or file made above a denial"},
+    {"mkdir", NOTIFY, NO_TEST, SHARED_HOST, "a directory made above a denial"},
+    {"mkdirat", NOTIFY, NO_TEST, SHARED_HOST, "a directory made above a denial"},
+    {"symlink", NOTIFY, NO_TEST, SHARED_HOST, "a symlink made above a denial"},
+    {"symlinkat", NOTIFY, NO_TEST, SHARED_HOST, "a symlink made above a denial"},
+    {"link", NOTIFY, NO_TEST, SHARED_HOST, "a hard link made above a denial"},
+    {"linkat", NOTIFY, NO_TEST, SHARED_HOST, "a hard link made above a denial"},
+    {"rename", NOTIFY, NO_TEST, SHARED_HOST, "an entry renamed above a denial"},
+    {"renameat", NOTIFY, NO_TEST, SHARED_HOST, "an entry renamed above a denial"},
+    {"renameat2", NOTIFY, NO_TEST, SHARED_HOST, "an entry renamed above a denial"},
+    {"unlink", NOTIFY, NO_TEST, SHARED_HOST, "an entry removed above a denial"},
+    {"unlinkat", NOTIFY, NO_TEST, SHARED_HOST, "an entry removed above a denial"},
+    {"rmdir", NOTIFY, NO_TEST, SHARED_HOST, "a directory removed above a denial"},
 
     /* ---- other processes, with no PID namespace: the host's of the same
      * uid are in reach, and the kernel lets these calls change them with no
