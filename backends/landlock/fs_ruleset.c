@@ -13,8 +13,9 @@
  *
  * What follows from it (README.md, "What it does not give"):
  *  - the directories on the way to a denied path get no right themselves:
- *    they cannot be listed, and an entry created in one after the launch
- *    (by the host or by the workload) has no rights at all;
+ *    the broker lists them and makes, renames and removes their entries
+ *    (fs_anchors.c, entry_broker.c); a directory created in one after the
+ *    launch has no rights at all;
  *  - a denied path that does not exist is simply not granted: if it is
  *    created later, it is still denied (better than a mount can do);
  *  - a rule follows the inode, but the other paths to a denied object
