@@ -11,7 +11,8 @@
  *   proxy's front-ends) become the ruleset's only TCP connect rules; then
  *   fork the broker process (outside every restriction, like linux-ns's
  *   init: it makes the workload's connect() calls, socket_rules.c, and its
- *   entries in the directories on the way to a denial, fs_anchors.c; kills
+ *   entries in the directories on the way to a denial, fs_anchors.c, from
+ *   the pools of directories made just before, fs_dir_pool.c; kills
  *   what the workload leaves behind and reports its status), which forks
  *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork
  *   below holds this backend's own part).  The supervisor returns
@@ -128,6 +129,7 @@ static enum sandbox_result grant_ports(struct sandbox_ctx *ctx)
 {
     state.sockets.ports = ctx->loopback_grants;
     state.sockets.port_count = ctx->loopback_grant_count;
+    state.sockets.anchors = &state.anchors.set;
     socket_rules_init(&state.rules, &state.sockets);
     state.rules.anchors = &state.anchors.set; /* the broker's entries above a denial (entry_broker.c) */
     for (size_t i = 0; state.handles_net && i < ctx->loopback_grant_count; i++) {
@@ -195,8 +197,17 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
         return enter_layer(ctx);
     if (grant_ports(ctx) != SANDBOX_OK)
         return SANDBOX_FAIL;
+    /* Made only now, when nothing but the fork can fail: a launch refused
+     * earlier leaves nothing in the workspace. */
+    char err[SANDBOX_ERROR_MAX];
+    if (fs_dir_pools_make(&state.anchors, state.ruleset, fs_rights_handled(state.abi), err, sizeof err) != 0) {
+        entry_broker_remove_pools(&state.anchors.set);
+        return sandbox_fail(ctx, "%s", err);
+    }
     int link;
     enum sandbox_result r = supervised_fork(ctx, &ll_fork, &link);
+    if (r == SANDBOX_FAIL)
+        entry_broker_remove_pools(&state.anchors.set); /* no broker to use them */
     if (r != SANDBOX_OK) {
         /* The supervisor: the ruleset is the workload's alone (the broker's
          * copy goes with broker_init_run()'s descriptor sweep). */

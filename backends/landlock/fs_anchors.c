@@ -11,8 +11,8 @@
  * every file right: a file the workload makes there becomes one of them,
  * and stays readable and writable by name (a rule follows its inode).  A
  * file made once the pool is empty has no right but the descriptor the
- * call returned; a directory made there has none either (no unnamed
- * directory exists to give a rule to beforehand).
+ * call returned.  A directory made there is one of a pool made at launch
+ * (fs_dir_pool.c).
  */
 #include "config.h"
 
@@ -27,10 +27,11 @@
 #include "landlock.h"
 #include "landlock_sys.h"
 
-/* Descriptors the broker may hold: each anchor one, its pool the rest. */
+/* Descriptors the broker may hold: each anchor one, each pool of
+ * directories one, the pools of files the rest. */
 #define MAX_ANCHORS 128
 #define POOL_PER_ANCHOR 48
-#define POOL_TOTAL (ENTRY_BROKER_MAX_FDS - MAX_ANCHORS)
+#define POOL_TOTAL (ENTRY_BROKER_MAX_FDS - MAX_ANCHORS - ENTRY_MAX_DIR_POOLS)
 _Static_assert(MAX_ANCHORS < ENTRY_BROKER_MAX_FDS, "the broker keeps them all");
 
 /* The first component of `denied` beneath `dir` (into buf). */
@@ -80,6 +81,11 @@ int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const c
         *a = (struct entry_anchor){.fd = fcntl(fd, F_DUPFD_CLOEXEC, 3), .dev = st->st_dev, .ino = st->st_ino};
         if (a->fd < 0) {
             snprintf(err, errlen, "cannot keep the directory %s for the broker: %s", path, strerror(errno));
+            return -1;
+        }
+        if (!(s->paths[s->set.count] = strdup(path))) {
+            close(a->fd);
+            snprintf(err, errlen, "out of memory noting the directory %s", path);
             return -1;
         }
         s->set.count++;
@@ -140,7 +146,8 @@ int fs_anchors_init(struct fs_anchors *s)
 {
     memset(s, 0, sizeof *s);
     s->set.items = calloc(MAX_ANCHORS, sizeof *s->set.items);
-    return s->set.items ? 0 : -1;
+    s->paths = calloc(MAX_ANCHORS, sizeof *s->paths);
+    return s->set.items && s->paths ? 0 : -1;
 }
 
 void fs_anchors_free_names(char **names)
@@ -159,7 +166,15 @@ void fs_anchors_close(struct fs_anchors *s)
             close(a->pool[j]);
         free(a->pool);
         fs_anchors_free_names((char **)a->kept);
+        free(s->paths[i]);
     }
+    for (size_t i = 0; i < s->set.pool_count; i++) {
+        if (s->set.pools[i].fd >= 0)
+            close(s->set.pools[i].fd);
+        free(s->set.pools[i].path);
+    }
+    free(s->set.pools);
+    free(s->paths);
     free(s->set.items);
     memset(s, 0, sizeof *s);
 }

@@ -7,6 +7,7 @@
  *   fs_lists.c       the paths of the filesystem policy, merged and checked
  *   fs_ruleset.c     the filesystem policy as one Landlock ruleset
  *   fs_anchors.c     the directories on the way to a denial, for the broker
+ *   fs_dir_pool.c    the directories a directory made in one of them becomes
  *   socket_rules.c   what the connect() broker lets through
  * The broker, capabilities, descriptors and the seccomp programs are
  * linux-common's (backends/linux-common).
@@ -58,6 +59,7 @@ int fs_open_no_symlinks(const char *path);
  * the broker (entry_broker.h). */
 struct fs_anchors {
     struct entry_anchors set;
+    char **paths;               /* of each anchor, for messages and the pools' paths */
 };
 int fs_anchors_init(struct fs_anchors *s);
 /* Directory `fd` (at `path`, stat `st`) is on the way to excl[0..n):
@@ -69,6 +71,11 @@ int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const c
  * `ruleset`. */
 int fs_anchors_pools(struct fs_anchors *s, int ruleset, uint64_t rights, char *err, size_t errlen);
 void fs_anchors_free_names(char **names);
+/* fs_dir_pool.c: a pool of empty directories, each with `rights` in
+ * `ruleset`, for each mount that holds a write anchor (entry_broker.h);
+ * what was made is in s->set.pools even on failure (remove it with
+ * entry_broker_remove_pools). */
+int fs_dir_pools_make(struct fs_anchors *s, int ruleset, uint64_t rights, char *err, size_t errlen);
 /* Close and free all (the supervisor after the fork; the workload's
  * harden() closes its copies with every other descriptor). */
 void fs_anchors_close(struct fs_anchors *s);
@@ -93,6 +100,7 @@ struct socket_policy {
     bool egress_open;                   /* egress: true without a proxy */
     const unsigned short *ports;        /* granted loopback ports (the proxy) */
     size_t port_count;
+    const struct entry_anchors *anchors; /* its pools of directories are never the workload's to change */
 };
 /* The broker's rules: a pathname socket beneath a writable root (and no
  * denied path), no abstract address, TCP only to 127.0.0.1 at a granted

@@ -16,7 +16,8 @@
  *    AF_NETLINK, seccomp_rules.c);
  *  - a file's mode, owner, times or attributes only beneath a writable root
  *    and no denied path: what Landlock would have let the workload write
- *    (it does not mediate those calls itself).
+ *    (it does not mediate those calls itself); never in a pool of
+ *    directories (fs_dir_pool.c), which the workload must not list.
  */
 #include "config.h"
 
@@ -45,6 +46,9 @@ static int beneath_writable_root(int fd, const struct socket_policy *sp)
         return -EACCES;
     if (!policy_path_covered(path, sp->fs->writable) || policy_path_covered(path, sp->fs->no_write))
         return -EACCES; /* a host file */
+    for (size_t i = 0; sp->anchors && i < sp->anchors->pool_count; i++)
+        if (sp->anchors->pools[i].path && policy_path_at_or_beneath(path, sp->anchors->pools[i].path))
+            return -EACCES; /* a pool of directories (fs_dir_pool.c) */
     return 0;
 }
 

@@ -46,6 +46,7 @@
 
 static bool kill_orphans_first;
 static const struct sandbox_limits *limits; /* NULL: none */
+static const struct entry_anchors *pools_to_remove; /* entry_broker.c's, removed before the report */
 
 /* SIGKILL each child of ours that /proc lists; true if there was one.  A
  * child's pid cannot be reused before we reap it, so the kill reaches
@@ -102,6 +103,9 @@ static void report(int status_fd, int status)
         kill_leftovers();
     if (limits)
         sandbox_limits_end(limits);
+    /* Nothing of the sandbox runs any more: what is left of the pools of
+     * directories goes (the supervisor waits for this report). */
+    entry_broker_remove_pools(pools_to_remove);
     ssize_t n;
     do
         n = write(status_fd, &status, sizeof status);
@@ -178,6 +182,7 @@ void broker_init_run(pid_t workload, int status_fd, int link, const struct conne
     char err[256];
     kill_orphans_first = kill_orphans;
     limits = lim;
+    pools_to_remove = rules ? rules->anchors : NULL;
     /* The status pipe, the link, the limits' descriptors, and the anchors
      * the broker acts from. */
     static int keep[2 + 8 + ENTRY_BROKER_MAX_FDS];

@@ -125,6 +125,7 @@ struct side {
     int dir;                        /* O_PATH, or -1 */
     struct stat st;                 /* of dir */
     struct entry_anchor *anchor;    /* the write anchor dir is, or NULL */
+    bool pool;                      /* dir is a pool of directories: never the workload's */
 };
 
 static struct entry_anchor *find_anchor(const struct entry_anchors *as, const struct stat *st, bool write)
@@ -135,6 +136,14 @@ static struct entry_anchor *find_anchor(const struct entry_anchors *as, const st
             return a;
     }
     return NULL;
+}
+
+static bool is_pool(const struct entry_anchors *as, const struct stat *st)
+{
+    for (size_t i = 0; as && i < as->pool_count; i++)
+        if (as->pools[i].dev == st->st_dev && as->pools[i].ino == st->st_ino)
+            return true;
+    return false;
 }
 
 /* Split `path` (our copy) into its parent and a simple last name: 0, PASS
@@ -170,6 +179,7 @@ static int resolve_side(int listener, const struct seccomp_notif *req, int dirfd
     char path[MAX_PATH], *parent;
     s->dir = -1;
     s->anchor = NULL;
+    s->pool = false;
     int rc = broker_read_string((pid_t)req->pid, addr, path, sizeof path);
     if (rc != 0)
         return PASS; /* the kernel says EFAULT or ENAMETOOLONG itself */
@@ -184,6 +194,7 @@ static int resolve_side(int listener, const struct seccomp_notif *req, int dirfd
     if (s->dir < 0 || fstat(s->dir, &s->st) != 0)
         return PASS; /* a parent the broker cannot see (a magic link): Landlock judges */
     s->anchor = find_anchor(as, &s->st, true);
+    s->pool = is_pool(as, &s->st);
     return 0;
 }
 
@@ -207,6 +218,8 @@ static bool kept(const struct entry_anchor *a, const char *name)
  * directory the backend calls writable.  0 or -EACCES. */
 static int side_ok(const struct side *s, const struct connect_rules *rules)
 {
+    if (s->pool)
+        return -EACCES;
     if (s->anchor)
         return kept(s->anchor, s->name) ? -EACCES : 0;
     return rules->path_writable && rules->path_writable(s->dir, &s->st, rules->arg) == 0 ? 0 : -EACCES;
@@ -298,6 +311,48 @@ static int create_file(struct entry_anchor *a, const char *name, const struct en
     return 0;
 }
 
+/* The one-line note when a pool runs out, once per pool. */
+static void tell_used_up(struct entry_dir_pool *p, const char *name)
+{
+    if (p->told)
+        return;
+    p->told = true;
+    dprintf(2, "happy-agent-supervisor: landlock: the %u directories this launch can make beside a denied path "
+            "on this filesystem are used up; mkdir %s and the next ones fail with EDQUOT (make them beneath one "
+            "made before, or run again)\n", (unsigned)ENTRY_DIR_POOL_SIZE, name);
+}
+
+/* mkdir `name` in anchor `a`: a directory of the pool of its mount,
+ * renamed into place (it keeps the rights its inode has in the ruleset),
+ * then given the mode asked for.  0 or -errno; EDQUOT when the pool is
+ * used up: a directory with no right, in which nothing could be made, would
+ * fail later and further from the cause. */
+static int mkdir_from_pool(struct entry_anchor *a, const char *name, mode_t mode)
+{
+    struct entry_dir_pool *p = a->dirs;
+    while (p->next < p->count) {
+        const char *dir = p->dirs[p->next];
+        int fd = openat(p->fd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            p->next++; /* gone (the host removed it): the next one */
+            continue;
+        }
+        /* Renamed while still 0700: a directory moved to another parent
+         * must be writable by its owner. */
+        if (syscall(SYS_renameat2, p->fd, dir, a->fd, name, RENAME_NOREPLACE) != 0) {
+            int e = errno;
+            close(fd);
+            return -e; /* EEXIST for a name in use, as mkdir says it */
+        }
+        p->next++;
+        int rc = fchmod(fd, mode) == 0 ? 0 : -errno;
+        close(fd);
+        return rc;
+    }
+    tell_used_up(p, name);
+    return -EDQUOT;
+}
+
 /* mkdir, mknod (a regular file or a FIFO), symlink, unlink in anchor `a`. */
 static int make_or_remove(struct entry_anchor *a, const char *name, const struct entry_call *c, mode_t mask,
                           const char *text)
@@ -305,7 +360,13 @@ static int make_or_remove(struct entry_anchor *a, const char *name, const struct
     mode_t old = umask(0);
     int rc;
     switch (c->op) {
-    case OP_MKDIR: rc = mkdirat(a->fd, name, c->mode & 01777 & ~mask); break;
+    case OP_MKDIR:
+        if (a->dirs) {
+            umask(old);
+            return mkdir_from_pool(a, name, c->mode & 01777 & ~mask);
+        }
+        rc = mkdirat(a->fd, name, c->mode & 01777 & ~mask); /* no pool: a directory with no right */
+        break;
     case OP_MKNOD: {
         mode_t type = c->mode & S_IFMT;
         /* Devices need a capability the workload lacks; sockets are bind()'s. */
@@ -339,6 +400,8 @@ static int one_entry(int listener, const struct seccomp_notif *req, const struct
     if (c->op == OP_UNLINK && (c->flags & ~(unsigned long)AT_REMOVEDIR))
         return -EINVAL;
     int rc = resolve_side(listener, req, c->dirfd, c->path, rules->anchors, &s);
+    if (rc == 0 && s.pool)
+        rc = -EACCES; /* the pool of directories: never the workload's */
     if (rc == 0 && !s.anchor)
         rc = PASS;
     if (rc == 0 && kept(s.anchor, s.name))
@@ -537,5 +600,21 @@ size_t entry_broker_fds(const struct connect_rules *rules, int *fds, size_t max)
             if (as->items[i].pool[j] >= 0)
                 fds[n++] = as->items[i].pool[j];
     }
+    for (size_t i = 0; as && i < as->pool_count && n < max; i++)
+        if (as->pools[i].fd >= 0)
+            fds[n++] = as->pools[i].fd;
     return n;
+}
+
+void entry_broker_remove_pools(const struct entry_anchors *as)
+{
+    for (size_t i = 0; as && i < as->pool_count; i++) {
+        const struct entry_dir_pool *p = &as->pools[i];
+        /* AT_REMOVEDIR removes an empty directory only, and follows no
+         * symbolic link; the taken ones are no longer here. */
+        for (unsigned k = p->next; p->fd >= 0 && k < p->count; k++)
+            (void)unlinkat(p->fd, p->dirs[k], AT_REMOVEDIR);
+        if (p->parent >= 0)
+            (void)unlinkat(p->parent, p->name, AT_REMOVEDIR);
+    }
 }

@@ -85,6 +85,36 @@ echo secret >"$WS/.env"
 DENIED=".git sub/.git .env"
 BEFORE=$(snapshot)
 
+# A directory made at the top is one of the launch's pool (fs_dir_pool.c):
+# everything beneath it can be made, renamed and removed, moved out and
+# back it keeps its rights; the pool itself is neither listed, changed nor
+# named, and is gone afterwards.
+ll_run "$POL" -- /bin/sh -c 'mkdir build && mkdir -p build/a/b && echo deep >build/a/b/f && mv build/a build/a2 &&
+    cat build/a2/b/f && umask 022 && mkdir -m 750 modes && stat -c "mode %a" modes && mv build src2/build &&
+    echo in-src >src2/build/g && mv src2/build build && echo back >build/h && rm -rf build modes && echo tree-ok
+    p=$(ls -a | grep "^\.happy-agent-supervisor-dirs") && echo "pool $p" && ls "$p"; chmod 700 "$p" || echo chmod-refused;
+    mv "$p" p2 || echo rename-refused; rmdir "$p" || echo rmdir-refused; mkdir "$p/x" || echo mkdir-in-refused;
+    echo f >f1 && mv f1 "$p/f1" || echo move-in-refused'
+expect_out '^deep$' "a file beneath a new top-level directory, renamed inside it"
+expect_out '^mode 750$' "mkdir -m at the top"
+expect_out '^tree-ok$' "the new directory moved out and back keeps its rights, and is removed"
+expect_out "^pool \\.happy-agent-supervisor-dirs" "the pool shows in the listing"
+expect_out 'chmod-refused' "the pool's mode is not changed"
+expect_out 'rename-refused' "the pool is not renamed"
+expect_out 'rmdir-refused' "the pool is not removed"
+expect_out 'mkdir-in-refused' "nothing is made in the pool"
+expect_out 'move-in-refused' "nothing is moved into the pool"
+expect_out_lacks '^[0-9a-f]{16}$' "the pool's directories are not listed"
+[ -z "$(ls -a "$WS" | grep '^\.happy-agent-supervisor-dirs')" ] && ok "the pool is removed at the end" ||
+    fail "pool left: $(ls -a "$WS")"
+[ ! -e "$WS/build" ] && [ ! -e "$WS/modes" ] && [ ! -e "$WS/src2/build" ] && ok "the new directories removed on the host" ||
+    fail "left: $(ls -a "$WS")"
+# The pool used up: mkdir fails with EDQUOT and one line says why.
+ll_run "$POL" -- /bin/sh -c 'i=0; while mkdir d$i 2>/dev/null; do i=$((i+1)); done; echo "made $i"; rmdir d*'
+expect_out '^made 32$' "a launch makes 32 directories at the top"
+expect_err 'directories this launch can make beside a denied path.*used up.*EDQUOT' "then mkdir fails, and says why"
+host_unchanged "directories made at the top"
+
 # The system calls themselves: renameat2's flags, linkat with AT_EMPTY_PATH
 # and O_TMPFILE, names at NAME_MAX, and a thread flipping the path buffer.
 cat >"$T_TMP/calls.py" <<'PY'
