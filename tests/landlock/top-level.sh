@@ -115,6 +115,19 @@ expect_out '^made 32$' "a launch makes 32 directories at the top"
 expect_err 'directories this launch can make beside a denied path.*used up.*EDQUOT' "then mkdir fails, and says why"
 host_unchanged "directories made at the top"
 
+# One environment under both backends (PWD included): linux-ns's where it
+# can start on this host.  `_` is the calling shell's (the command it ran).
+ll_run "$POL" -- /usr/bin/env
+LL_ENV=$(echo "$OUT" | grep -v '^_=')
+run_sup "$POL" -- /usr/bin/env
+OUT=$(echo "$OUT" | grep -v '^_=')
+if [ "$RC" = 0 ]; then
+    echo "$OUT" | grep -q '^PATH=' && [ "$OUT" = "$LL_ENV" ] && ok "the environment is linux-ns's" ||
+        fail "the environments differ: $(diff <(echo "$OUT") <(echo "$LL_ENV") | tr '\n' ' ')"
+else
+    echo "# not run: the environment beside linux-ns's (linux-ns cannot start here)"
+fi
+
 # The system calls themselves: renameat2's flags, linkat with AT_EMPTY_PATH
 # and O_TMPFILE, names at NAME_MAX, and a thread flipping the path buffer.
 cat >"$T_TMP/calls.py" <<'PY'
