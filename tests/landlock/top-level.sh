@@ -116,11 +116,12 @@ expect_err 'directories this launch can make beside a denied path.*used up.*EDQU
 host_unchanged "directories made at the top"
 
 # One environment under both backends (PWD included): linux-ns's where it
-# can start on this host.  `_` is the calling shell's (the command it ran).
+# can start on this host, in any order.  `_` is the calling shell's (the
+# command it ran).
 ll_run "$POL" -- /usr/bin/env
-LL_ENV=$(echo "$OUT" | grep -v '^_=')
+LL_ENV=$(echo "$OUT" | grep -v '^_=' | LC_ALL=C sort)
 run_sup "$POL" -- /usr/bin/env
-OUT=$(echo "$OUT" | grep -v '^_=')
+OUT=$(echo "$OUT" | grep -v '^_=' | LC_ALL=C sort)
 if [ "$RC" = 0 ]; then
     echo "$OUT" | grep -q '^PATH=' && [ "$OUT" = "$LL_ENV" ] && ok "the environment is linux-ns's" ||
         fail "the environments differ: $(diff <(echo "$OUT") <(echo "$LL_ENV") | tr '\n' ' ')"
