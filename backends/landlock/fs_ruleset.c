@@ -14,8 +14,8 @@
  * What follows from it (README.md, "What it does not give"):
  *  - the directories on the way to a denied path get no right themselves:
  *    the broker lists them and makes, renames and removes their entries
- *    (fs_anchors.c, entry_broker.c); a directory created in one after the
- *    launch has no rights at all;
+ *    (fs_anchors.c, entry_broker.c); a directory created in one is one of
+ *    the pools made at launch with every right (fs_dir_pool.c);
  *  - a denied path that does not exist is simply not granted: if it is
  *    created later, it is still denied (better than a mount can do);
  *  - a rule follows the inode, but the other paths to a denied object
