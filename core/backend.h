@@ -40,7 +40,20 @@
  * that has already split may also print and _exit(125) itself in a child.
  *
  * Every hook is required; a backend with nothing to do in a phase uses
- * sandbox_hook_noop.  No hook beyond these three has been needed.
+ * sandbox_hook_noop.
+ *
+ * explain(ctx, out) — --explain, instead of the three above: every backend,
+ *   in ascending `order`, in the supervisor, with ctx filled as for
+ *   prepare() (and ctx->report_fd -1).  It builds nothing and changes
+ *   nothing (no process, no descriptor kept, no environment change): it
+ *   runs the checks its prepare() runs and returns SANDBOX_FAIL with the
+ *   same message when a launch would fail; it describes what it would
+ *   build with sandbox_explain_add(), and answers the caller's operations
+ *   (out->queries) with sandbox_explain_verdict() by calling the very
+ *   functions its boundary is built from, never a copy of their logic.  A
+ *   backend with nothing to say uses sandbox_explain_noop.  The core
+ *   combines the answers (a refusal by any backend wins) and prints them
+ *   (core/explain.c, README "Explain mode").
  *
  * How backends compose.  No backend names another; what one gives the
  * others and what one cannot work without are declared in its descriptor:
@@ -238,6 +251,42 @@ struct sandbox_ctx {
 
 typedef enum sandbox_result (*sandbox_hook)(struct sandbox_ctx *ctx);
 
+/* --explain: an operation the caller asks about (README "Explain mode"). */
+enum sandbox_query_kind {
+    SANDBOX_QUERY_READ,     /* open `path` for reading (a directory: list it) */
+    SANDBOX_QUERY_WRITE,    /* create or write `path` */
+    SANDBOX_QUERY_CONNECT,  /* a TCP connection to host:port */
+    SANDBOX_QUERY_UNIX,     /* connect() to the Unix socket at `path` */
+};
+
+struct sandbox_query {
+    enum sandbox_query_kind kind;
+    const char *given;      /* as the caller wrote it */
+    /* READ, WRITE, UNIX: absolute, in policy.h's normal form, the symbolic
+     * links of its existing part resolved (what the kernel would reach). */
+    const char *path;
+    /* CONNECT: host_len bytes of `host` (brackets kept), port 1..65535. */
+    const char *host;
+    size_t host_len;
+    unsigned port;
+};
+
+enum sandbox_verdict {
+    SANDBOX_VERDICT_NONE,       /* no backend of the set decides it */
+    SANDBOX_VERDICT_ALLOWED,
+    SANDBOX_VERDICT_REFUSED,
+};
+
+/* What explain() reads (the queries) and adds to (through the helpers
+ * below; the collection itself is the core's). */
+struct sandbox_explain {
+    const struct sandbox_query *queries;
+    size_t query_count;
+    void *core;             /* the core's collection */
+};
+
+typedef enum sandbox_result (*sandbox_explain_hook)(struct sandbox_ctx *ctx, struct sandbox_explain *out);
+
 struct sandbox_backend {
     struct sandbox_abi abi;     /* SANDBOX_BACKEND_ABI; first, always */
     const char *name;           /* unique, e.g. "linux-ns" */
@@ -252,6 +301,7 @@ struct sandbox_backend {
     sandbox_hook prepare;
     sandbox_hook enter;
     sandbox_hook harden;
+    sandbox_explain_hook explain;
 };
 
 /* This build's ABI block, for `.abi` in a descriptor. */
@@ -287,6 +337,22 @@ static inline void **sandbox_state(struct sandbox_ctx *ctx)
 }
 
 enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx);
+enum sandbox_result sandbox_explain_noop(struct sandbox_ctx *ctx, struct sandbox_explain *out);
+
+/*
+ * explain(): one thing the sandbox will be, as (kind, subject, how).
+ * `kind` is a short lower-case word; those in use are listed in README
+ * "Explain mode" ("writable", "read-denied", "write-denied", "tmp", "dev",
+ * "proc", "network", "host", "kernel", "environment", and for features that
+ * add their own lines, e.g. "limit", "scratch").  `subject`: a path, a host
+ * entry or "" (printed escaped).  The core records which backend said it.
+ */
+void sandbox_explain_add(struct sandbox_ctx *ctx, struct sandbox_explain *out, const char *kind,
+                         const char *subject, const char *how_fmt, ...) __attribute__((format(printf, 5, 6)));
+/* explain(): this backend's answer to out->queries[i], and the rule that
+ * decides it (one line).  A refusal by any backend wins over an allowance. */
+void sandbox_explain_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, bool allowed,
+                             const char *rule_fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Install handlers that forward SIGHUP, SIGINT, SIGQUIT, SIGTERM and
  * SIGWINCH (sent with kill(2); in the core's supervisor, also the

@@ -7,6 +7,8 @@ core_libpolicy_a_SOURCES = \
 	core/policy_read.h core/policy_read.c
 # The path algebra every backend uses (modules compile it in themselves).
 core_libpolicy_a_SOURCES += core/policy_paths.h core/policy_paths.c
+# --explain's operations, parsed and printed (pure; fuzzed).
+core_libpolicy_a_SOURCES += core/explain_query.h core/explain_query.c
 core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 # The backend ABI signature (core/backend.h, "The ABI"): a checksum of the
@@ -35,6 +37,7 @@ happy_agent_supervisor_SOURCES = \
 	core/cli.h core/cli.c \
 	core/diag.h core/diag.c \
 	core/exec_target.h core/exec_target.c \
+	core/explain.h core/explain.c core/explain_collect.h \
 	core/launch.h core/launch.c \
 	core/proxy_connect.h core/proxy_connect.c \
 	core/self_protect.h core/self_protect.c \

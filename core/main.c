@@ -13,6 +13,7 @@
 #include "backend_set.h"
 #include "cli.h"
 #include "diag.h"
+#include "explain.h"
 #include "launch.h"
 #include "policy.h"
 #include "policy_read.h"
@@ -135,5 +136,7 @@ int main(int argc, char **argv)
     if (backends_load(&backends, &opts, err, sizeof err) != 0 ||
         backend_set_select(&backends, opts.sandbox_name, err, sizeof err) != 0)
         diag_fatal("%s", err);
+    if (opts.action == CLI_EXPLAIN)
+        return explain_main(policy, &backends, &opts, env, env_count);
     launch(policy, &backends, opts.target_argv, env, env_count, opts.report_fd);
 }

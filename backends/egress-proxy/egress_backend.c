@@ -56,17 +56,21 @@ static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_cre
 
 /* The per-invocation secret exists in this process only in `creds`, wiped
  * whatever happens. */
+const struct egress_variant *egress_variant_for(unsigned others_offer)
+{
+    for (size_t i = 0; variants[i]; i++)
+        if (others_offer & variants[i]->needs)
+            return variants[i];
+    return NULL;
+}
+
 static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
 {
     unsigned fe = egress_env_remove_callers(ctx);
     if (!fe)
         return SANDBOX_OK;
-    for (size_t i = 0; !chosen && variants[i]; i++)
-        if (ctx->others_offer & variants[i]->needs)
-            chosen = variants[i];
-    if (!chosen)
-        return sandbox_fail(ctx, "no boundary backend offers what the proxy's front-ends need (backend bug: "
-                                 "the core checks this)");
+    if (!(chosen = egress_variant_for(ctx->others_offer)))
+        return sandbox_fail(ctx, EGRESS_NO_VARIANT);
     struct proxy_creds creds;
     enum sandbox_result r = make_secret(ctx, &creds);
     r = r == SANDBOX_OK ? chosen->start(ctx, &creds, fe) : r;
@@ -100,4 +104,5 @@ SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
     .prepare = egress_prepare,
     .enter = egress_enter,
     .harden = sandbox_hook_noop,
+    .explain = egress_explain,
 };

@@ -171,12 +171,13 @@ static size_t count(const char *const *list)
 #define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
                        LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
+static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+                                      "/dev/tty", NULL};
+
 static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen)
 {
-    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-                                          "/dev/tty"};
     struct walk w = {ruleset, handled & DEVICE_RIGHTS, "device", err, errlen};
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+    for (size_t i = 0; devices[i]; i++) {
         int fd = open(devices[i], O_PATH | O_CLOEXEC);
         struct stat st;
         if (fd < 0)
@@ -271,4 +272,40 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);
     return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
+}
+
+/* The rules fs_ruleset_add() makes, read back for one path. */
+bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n)
+{
+    const char *const *denied = write ? l->no_write : l->no_read;
+    for (size_t i = 0; denied[i]; i++)
+        if (policy_path_at_or_beneath(path, denied[i])) {
+            const char *why = policy_path_covered(denied[i], l->no_read) ? "deniedReadPaths" :
+                              policy_path_covered(denied[i], l->write_denied) ? "deniedWritePaths" :
+                              "a kernel or device mount";
+            snprintf(rule, n, "%s \"%s\": left out of the Landlock %s grant", why, denied[i],
+                     write ? "write" : "read");
+            return false;
+        }
+    if (policy_path_covered(path, devices)) {
+        snprintf(rule, n, "one of the harmless devices granted for reading and writing");
+        return true;
+    }
+    for (size_t i = 0; l->writable[i]; i++)
+        if (policy_path_at_or_beneath(path, l->writable[i]) && !policy_path_covered(l->writable[i], denied) &&
+            (write || policy_path_at_or_beneath(l->writable[i], DEV_ROOT))) {
+            snprintf(rule, n, "beneath writable root \"%s\"%s: Landlock %s rights granted", l->writable[i],
+                     l->writable[i] == l->workspace ? " (the working directory)" : "", write ? "write" : "read");
+            return true;
+        }
+    if (policy_path_at_or_beneath(path, DEV_ROOT)) {
+        snprintf(rule, n, "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
+        return false;
+    }
+    if (write) {
+        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
+        return false;
+    }
+    snprintf(rule, n, "no read denial covers it: Landlock read rights beneath /");
+    return true;
 }

@@ -55,6 +55,20 @@ static bool have_mount_setattr(void)
     return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) != 0 && errno != ENOSYS;
 }
 
+bool linux_ns_legacy_mounts(void)
+{
+    /* Read from the supervisor's own environment, not the workload's. */
+    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
+    return (force && strcmp(force, "1") == 0) || !have_mount_setattr();
+}
+
+const char *linux_ns_unenforceable(const struct policy *p)
+{
+    /* Without the connect() check no socket can be checked: refused, not
+     * left open. */
+    return p->mode != POLICY_MODE_FULL_ACCESS ? connect_broker_unsupported() : NULL;
+}
+
 static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
@@ -64,12 +78,8 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     state.gid = getegid();
     state.link = -1;
     kernel_diag_set_alternatives(ctx->alternatives);
-    /* Read from the supervisor's own environment, not the workload's. */
-    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
-    state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
-    /* Without the connect() check no socket can be checked: refused, not
-     * left open. */
-    const char *no_broker = state.sandbox ? connect_broker_unsupported() : NULL;
+    state.legacy_mounts = linux_ns_legacy_mounts();
+    const char *no_broker = linux_ns_unenforceable(p);
     if (no_broker)
         return sandbox_fail(ctx, "%s", no_broker);
     return SANDBOX_OK;
@@ -203,4 +213,5 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .prepare = ns_prepare,
     .enter = ns_enter,
     .harden = ns_harden,
+    .explain = ns_explain,
 };

@@ -74,6 +74,9 @@ int userns_limits_write(char *err, size_t errlen);
  * (40,000 copies of one path once held the kernel's mount lock for most of
  * a minute).  NULL-terminated; free() the array only.  NULL: out of memory. */
 const char **mount_policy_merged(const struct string_list *list, const char *extra);
+/* The writable roots, merged: the cwd (workspace_write, auto) and
+ * allowedWritePaths.  NULL-terminated; free() the array only. */
+const char **mount_policy_roots(const struct sandbox_ctx *ctx);
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                        char *err, size_t errlen);
 /* After the init joined the sandbox's network namespace: its own sysfs. */
@@ -98,6 +101,14 @@ int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen);
  * exchange can move a denial; refuse a denied file with other hard links. */
 int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
                    char *err, size_t errlen);
+
+/* backend.c: what prepare() refuses for this policy (NULL: nothing), and
+ * whether the mounts take the legacy path (for --explain too). */
+const char *linux_ns_unenforceable(const struct policy *p);
+bool linux_ns_legacy_mounts(void);
+
+/* explain.c: the hook for --explain (backend.h). */
+enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 /* netns.c */
 /* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,

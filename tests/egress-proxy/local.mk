@@ -48,6 +48,7 @@ tests_egress_proxy_egress_harness_portable_SOURCES = tests/egress-proxy/egress_h
 	core/sandbox_ctx.c core/supervise.c core/diag.c \
 	$(EGRESS_POLICY_SOURCES) backends/egress-proxy/egress_backend.c \
 	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c \
+	backends/egress-proxy/egress_explain.c \
 	$(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 tests_egress_proxy_egress_harness_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_egress_harness_portable_CFLAGS = $(AM_CFLAGS) -pthread
