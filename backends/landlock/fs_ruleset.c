@@ -274,7 +274,18 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
     return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
 }
 
-/* The rules fs_ruleset_add() makes, read back for one path. */
+/* A denial lies strictly beneath `dir`: grant() gave `dir` no rule of its
+ * own, only its entries one by one (and /dev is left out of the reads). */
+static const char *on_the_way(const char *dir, const char *const *denied, bool write)
+{
+    for (size_t i = 0; denied[i]; i++)
+        if (strcmp(denied[i], dir) != 0 && policy_path_at_or_beneath(denied[i], dir))
+            return denied[i];
+    return !write && strcmp(dir, DEV_ROOT) != 0 && policy_path_at_or_beneath(DEV_ROOT, dir) ? DEV_ROOT : NULL;
+}
+
+/* The rules fs_ruleset_add() makes, read back for one path (write: create
+ * it or write it; read: read it, list it if a directory). */
 bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n)
 {
     const char *const *denied = write ? l->no_write : l->no_read;
@@ -290,6 +301,25 @@ bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, c
     if (policy_path_covered(path, devices)) {
         snprintf(rule, n, "one of the harmless devices granted for reading and writing");
         return true;
+    }
+    /* What needs a right on a directory itself: creating in it (the
+     * parent of a path not there yet), listing it. */
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (write && !exists) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir ? 1 : 0] = '\0';
+    }
+    const char *way = (write && !exists) || (!write && exists && S_ISDIR(st.st_mode)) ?
+                      on_the_way(dir, denied, write) : NULL;
+    if (way) {
+        snprintf(rule, n, "\"%s\" is on the way to \"%s\", left out of the %s grant: the rules are on its "
+                 "entries, not on it, so nothing can be %s", dir, way, write ? "write" : "read",
+                 write ? "created in it" : "listed in it");
+        return false;
     }
     for (size_t i = 0; l->writable[i]; i++)
         if (policy_path_at_or_beneath(path, l->writable[i]) && !policy_path_covered(l->writable[i], denied) &&
