@@ -89,8 +89,10 @@
 #include <sys/types.h>
 
 /* The rest of the contract: what the core gives a module besides this
- * file (the policy's layout; diag_fatal() and the exit status 125). */
+ * file (the policy's layout; diag_fatal() and the exit status 125; the
+ * report's writer, for report_fd). */
 #include "diag.h"
+#include "event_report.h"
 #include "policy.h"
 
 /*
@@ -233,11 +235,12 @@ struct sandbox_ctx {
      * -1, or the caller's descriptor for event reports (--refusal-report):
      * one JSON object per line, each written whole by one write(2) of at
      * most PIPE_BUF bytes, so lines from several processes never interleave.
-     * A backend must never block on it (the caller may read slowly or not
-     * at all): it drops a line it cannot write at once and says so in its
-     * next one.  The core made it close-on-exec, so the workload never
-     * holds it; a backend that forks a helper without exec keeps it there
-     * on purpose and closes it everywhere else.  Line formats are the
+     * A backend writes only with report_write() (event_report.h), which
+     * never blocks (the caller may read slowly or not at all): it drops a
+     * line it cannot write at once and says so in its next one.  The core
+     * made it close-on-exec and non-blocking, so the workload never holds
+     * it; a backend that forks a helper without exec keeps it there on
+     * purpose and closes it everywhere else.  Line formats are the
      * README's ("Refusal report").
      */
     int report_fd;

@@ -92,7 +92,7 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
         if (r == SANDBOX_OK)
             continue;
         if (r == SANDBOX_SUPERVISE && phase == PHASE_ENTER)
-            supervise(&ctx->monitor);
+            supervise(&ctx->monitor, ctx->report_fd);
         if (r == SANDBOX_SUPERVISE)
             diag_fatal("%s: split the process outside enter() (backend bug)", b->name);
         diag_fatal("%s: %s", b->name, ctx->error[0] ? ctx->error : "failed without saying why");

@@ -80,7 +80,8 @@ static void standard_descriptors_ensure(void)
 /*
  * --refusal-report N: the descriptor must be open for writing, and it is
  * made close-on-exec so the workload never inherits it (backends that fork
- * helpers without exec keep it; see report_fd in backend.h).
+ * helpers without exec keep it; see report_fd in backend.h), and
+ * non-blocking without touching the caller's description where it can.
  */
 static void report_descriptor_claim(int fd)
 {
@@ -91,6 +92,8 @@ static void report_descriptor_claim(int fd)
         diag_fatal("--refusal-report: descriptor %d is open for reading only; pass the write end", fd);
     if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0)
         diag_fatal("--refusal-report: cannot make descriptor %d close-on-exec: %s", fd, strerror(errno));
+    /* Once, here, so that every process that writes to it inherits it so. */
+    report_descriptor_nonblocking(fd);
 }
 
 /* --help with the sandbox backends this build (or --backend-dir) has. */

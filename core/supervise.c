@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "signal_name.h"
 #include "supervise.h"
 
 /* SIGWINCH: a full-screen program in a session of its own learns of a
@@ -103,7 +104,21 @@ static void terminal_restore(void)
         (void)tcsetattr(STDIN_FILENO, TCSANOW, &terminal);
 }
 
-void supervise(const struct sandbox_monitor *monitor)
+/* The report's last line: how the workload ended. */
+static void ended_fields(struct report_line *l, const void *arg)
+{
+    int status = *(const int *)arg;
+    char name[32];
+    if (WIFEXITED(status))
+        report_field_uint(l, "status", (unsigned long)WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        report_field_string(l, "signal", signal_name(WTERMSIG(status), name, sizeof name), sizeof name);
+    /* Nothing in the sandbox ends a workload of its own accord yet; a
+     * limit that does (README "Refusal report", limit-reached) sets it. */
+    report_field_bool(l, "killedBySupervisor", false);
+}
+
+void supervise(const struct sandbox_monitor *monitor, int report_fd)
 {
     forward_terminal_signals = monitor->own_session;
     if (monitor->own_session)
@@ -125,5 +140,8 @@ void supervise(const struct sandbox_monitor *monitor)
         close(monitor->status_fd);
     }
     terminal_restore();
+    if (WIFEXITED(status) || WIFSIGNALED(status))
+        report_write(report_fd, "workload-ended", ended_fields, &status);
+    report_descriptor_restore(report_fd);
     reproduce_status(status);
 }

@@ -21,7 +21,8 @@
  * workload's harden() hands it the seccomp listener over the link socket.
  *
  * It holds no descriptor but 0-2, the status pipe, the link (until the
- * listener arrives), the listener and a signalfd for SIGCHLD; runs no
+ * listener arrives), the listener, a signalfd for SIGCHLD and the caller's
+ * report (where the broker says what it refused); runs no
  * untrusted code, and is non-dumpable (the backend makes it so), so the
  * workload can neither ptrace it nor open its /proc/PID/mem, root or cwd.
  */
@@ -166,13 +167,29 @@ static int take_listener(int link)
     return fd;
 }
 
+/* Sort the n descriptors to keep, -1 left out; their count. */
+static size_t keep_sorted(int *fds, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            fds[kept++] = fds[i];
+    for (size_t i = 1; i < kept; i++)
+        for (size_t j = i; j > 0 && fds[j - 1] > fds[j]; j--) {
+            int t = fds[j];
+            fds[j] = fds[j - 1];
+            fds[j - 1] = t;
+        }
+    return kept;
+}
+
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans)
+                     bool kill_orphans, int report_fd)
 {
     char err[256];
     kill_orphans_first = kill_orphans;
-    int keep[2] = {status_fd < link ? status_fd : link, status_fd < link ? link : status_fd};
-    if (fd_close_except(keep, 2, err, sizeof err) != 0)
+    int keep[3] = {status_fd, link, report_fd};
+    if (fd_close_except(keep, keep_sorted(keep, 3), err, sizeof err) != 0)
         _exit(125);
     sigset_t chld;
     sigemptyset(&chld);
@@ -198,7 +215,7 @@ void broker_init_run(pid_t workload, int status_fd, int link, const struct conne
             link = -1;
             /* No broker (out of memory): the workload's connect() calls
              * then fail (ENOSYS once the listener is closed), never pass. */
-            if (listener >= 0 && !(broker = connect_broker_new(listener, rules))) {
+            if (listener >= 0 && !(broker = connect_broker_new(listener, rules, report_fd))) {
                 close(listener);
                 listener = -1;
             }

@@ -80,6 +80,11 @@ struct connect_rules {
      * not brokered (the seccomp shape sends none). */
     int (*path_writable)(int fd, const struct stat *st, const void *arg);
     const void *arg;
+    /* Why each check above refuses, for the caller's report (README
+     * "Refusal report"): the rule, in a few words.  NULL: a generic one. */
+    const char *unix_refused;
+    const char *inet_refused;
+    const char *meta_refused;
 };
 
 #define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
@@ -90,8 +95,9 @@ struct pollfd;
  * supervisor may refuse it, and then every AF_UNIX connect is refused:
  * closed, not open.) */
 const char *connect_broker_unsupported(void);
-/* `rules` must outlive the broker. */
-struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules);
+/* `rules` must outlive the broker.  report_fd: the caller's report
+ * (backend.h), which gets a line for every call the rules refuse, or -1. */
+struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules, int report_fd);
 /* Answer one notification (the listener is readable).  0, or -1 when the
  * listener failed. */
 int connect_broker_serve(struct connect_broker *b);
@@ -120,10 +126,11 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
  * calls once `link` brings the seccomp listener (tag 's'), and writes the
  * workload's wait status (one int) to status_fd.  kill_orphans: it is not
  * a PID-namespace init; it made itself the subreaper before the fork, and
- * kills what the workload left behind before it reports.
+ * kills what the workload left behind before it reports.  report_fd: the
+ * caller's report, kept open for the broker (-1: none).
  */
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans) __attribute__((noreturn));
+                     bool kill_orphans, int report_fd) __attribute__((noreturn));
 
 /* landlock_sys.c */
 /* The kernel's Landlock ABI version: 0 when Landlock is missing or

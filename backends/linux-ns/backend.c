@@ -147,7 +147,10 @@ static void workload_await_sandbox(int link)
  * connect() on the workload's behalf would not be bound by the workload's
  * Landlock scope: they are refused (abstract_ok, set in ns_enter()).  TCP
  * destinations are the network namespace's to judge. */
-static struct connect_rules init_rules = {.unix_path_ok = host_ipc_socket_on_writable_mount};
+static struct connect_rules init_rules = {
+    .unix_path_ok = host_ipc_socket_on_writable_mount,
+    .unix_refused = "a host socket, on a read-only mount of the sandbox's view",
+};
 
 /* The supervisor splits by clone(2) into the namespaces; the child is PID 1
  * of the new PID namespace, whose exit kills everything left in it. */

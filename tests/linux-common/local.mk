@@ -1,6 +1,8 @@
 # tests/linux-common: the shared Linux mechanisms' own tests (their
 # behaviour is tested from outside through each backend's suite).
 if HOST_LINUX
+# The report's lines from the brokers and the supervisor, both backends.
+BINARY_TESTS += tests/linux-common/refusal-report.sh
 check_PROGRAMS += tests/linux-common/test_seccomp_programs
 UNIT_TESTS += tests/linux-common/test_seccomp_programs
 tests_linux_common_test_seccomp_programs_SOURCES = tests/linux-common/test_seccomp_programs.c $(SECCOMP_RULES_SOURCES)
@@ -20,4 +22,4 @@ tests_linux_common_fuzz_connect_address_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,
 tests_linux_common_fuzz_connect_address_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZERS_LIST += tests/linux-common/fuzz_connect_address:tests/linux-common/fuzz-connect-seeds
 endif
-EXTRA_DIST += tests/linux-common/fuzz-connect-seeds
+EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh
