@@ -137,6 +137,7 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_NO_EGRESS = 1u << 1,     /* egress: false */
     SANDBOX_ENFORCES_NO_LOCAL_BIND = 1u << 2, /* localBinding: false */
     SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
+    SANDBOX_ENFORCES_LIMITS = 1u << 4,        /* limits (each one it cannot bound: 125 in prepare()) */
     /* Add a bit above the last one, before this line: */
     SANDBOX_ENFORCES_NEXT_,
     /* Every bit this core knows: a descriptor with another is refused. */
@@ -179,11 +180,13 @@ enum sandbox_result {
 struct sandbox_monitor {
     pid_t pid;       /* the child to forward signals to and to reap */
     /*
-     * -1, or a descriptor from which the child side writes the workload's
-     * real wait status as one native `int` before it exits.  Needed when the
-     * child cannot die of the workload's signal itself (a PID-namespace
+     * -1, or a descriptor from which the child side writes, in one write
+     * before it exits, two native `int`s: the workload's real wait status,
+     * and 1 if the sandbox killed processes the workload left still running
+     * (else 0; the report's workload-ended killedBySupervisor).  Needed when
+     * the child cannot die of the workload's signal itself (a PID-namespace
      * init cannot be killed by a signal it sends itself).  If the child
-     * exits without writing it, the child's own status is reproduced.
+     * exits without writing them, the child's own status is reproduced.
      */
     int status_fd;
     /*

@@ -75,10 +75,10 @@ void report_field_text(struct report_line *l, const char *key, const char *value
     report_field_string(l, key, value, l->text_max);
 }
 
-void report_field_uint(struct report_line *l, const char *key, unsigned long value)
+void report_field_uint(struct report_line *l, const char *key, unsigned long long value)
 {
     char num[32];
-    snprintf(num, sizeof num, "%lu", value);
+    snprintf(num, sizeof num, "%llu", value);
     put_key(l, key);
     put_raw(l, num);
 }

@@ -35,7 +35,7 @@ typedef void (*report_fields_fn)(struct report_line *line, const void *arg);
 void report_field_string(struct report_line *line, const char *key, const char *value, size_t max);
 /* The same for a sentence: at most line->text_max bytes of it. */
 void report_field_text(struct report_line *line, const char *key, const char *value);
-void report_field_uint(struct report_line *line, const char *key, unsigned long value);
+void report_field_uint(struct report_line *line, const char *key, unsigned long long value);
 void report_field_bool(struct report_line *line, const char *key, bool value);
 
 /* Pure: the whole line with its "\n" into out[cap], free text shortened

@@ -23,6 +23,8 @@ unsigned policy_required_enforcement(const struct policy *policy)
         need |= SANDBOX_ENFORCES_NO_LOCAL_BIND;
     if (policy->network.has_outgoing_proxy)
         need |= SANDBOX_ENFORCES_EGRESS_PROXY;
+    if (policy_has_limits(policy))
+        need |= SANDBOX_ENFORCES_LIMITS;
     return need;
 }
 
@@ -33,6 +35,7 @@ static const char *enforcement_name(unsigned bit)
     case SANDBOX_ENFORCES_NO_EGRESS: return "\"egress\": false";
     case SANDBOX_ENFORCES_NO_LOCAL_BIND: return "\"localBinding\": false";
     case SANDBOX_ENFORCES_EGRESS_PROXY: return "network.outgoingProxy";
+    case SANDBOX_ENFORCES_LIMITS: return "limits";
     default: return "an unknown restriction";
     }
 }

@@ -47,6 +47,22 @@ struct policy_network {
     bool unproxied_certificate_fetches;
 };
 
+/* limits (README.md, "Limits"): each 0 when the policy sets none. */
+struct policy_limits {
+    unsigned long long processes;    /* processes and threads of the workload's tree */
+    unsigned long long memory_bytes; /* the tree's memory, page cache and tmpfs pages included */
+    unsigned long long open_files;   /* descriptors per process (RLIMIT_NOFILE) */
+};
+
+/* Largest accepted value of each limit: what the kernel can represent
+ * (PID_MAX_LIMIT, an exact JSON integer, the kernel's nr_open ceiling). */
+#define POLICY_LIMIT_PROCESSES_MAX 4194304ull
+#define POLICY_LIMIT_MEMORY_MAX 9007199254740991ull
+#define POLICY_LIMIT_OPEN_FILES_MAX 1073741816ull
+/* Below this, nothing of a program starts: a memoryBytes under 1 MiB is
+ * refused as a mistake. */
+#define POLICY_LIMIT_MEMORY_MIN 1048576ull
+
 struct policy {
     enum policy_mode mode;
     /* Absolute paths with no "." or ".." component and no trailing slash
@@ -56,7 +72,11 @@ struct policy {
     struct string_list allowed_write_paths;
     struct string_list denied_write_paths;
     struct policy_network network;
+    struct policy_limits limits;
 };
+
+/* True when the policy sets any limit. */
+bool policy_has_limits(const struct policy *policy);
 
 /* Collected validation failures, each "<json path>: <problem>". */
 struct policy_errors {

@@ -410,6 +410,46 @@ static void parse_network(struct parse *p, const cJSON *root, struct policy_netw
         parse_proxy(p, proxy, net);
 }
 
+/* Optional positive integer obj[key] in [min, max]; 0 when absent. */
+static unsigned long long parse_count(struct parse *p, const cJSON *obj, const char *key,
+                                      unsigned long long min, unsigned long long max)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char where[256];
+    child_path(where, sizeof where, "$.limits", key);
+    if (!v)
+        return 0;
+    double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    /* The range first: only then is the conversion defined. */
+    if (!(d >= (double)min && d <= (double)max) || d != (double)(unsigned long long)d) {
+        add_error(p, where, "must be an integer from %llu to %llu", min, max);
+        return 0;
+    }
+    return (unsigned long long)d;
+}
+
+static void parse_limits(struct parse *p, const cJSON *root, struct policy_limits *lim)
+{
+    static const char *const known[] = {"processes", "memoryBytes", "openFiles"};
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "limits");
+    if (!obj)
+        return;
+    if (!cJSON_IsObject(obj)) {
+        add_error(p, "$.limits", "must be an object, not %s", json_type_name(obj));
+        return;
+    }
+    check_fields(p, obj, "$.limits", known, sizeof known / sizeof known[0]);
+    lim->processes = parse_count(p, obj, "processes", 1, POLICY_LIMIT_PROCESSES_MAX);
+    lim->memory_bytes = parse_count(p, obj, "memoryBytes", POLICY_LIMIT_MEMORY_MIN, POLICY_LIMIT_MEMORY_MAX);
+    lim->open_files = parse_count(p, obj, "openFiles", 1, POLICY_LIMIT_OPEN_FILES_MAX);
+}
+
+bool policy_has_limits(const struct policy *policy)
+{
+    const struct policy_limits *l = &policy->limits;
+    return l->processes || l->memory_bytes || l->open_files;
+}
+
 /* Rules that relate fields to each other; only meaningful once every field
  * parsed, so they run only on an otherwise valid document. */
 static void check_combinations(struct parse *p, const struct policy *pol)
@@ -429,6 +469,8 @@ static void check_combinations(struct parse *p, const struct policy *pol)
             add_error(p, "$.network.allowedHosts", "%s", why);
         if (net->has_outgoing_proxy)
             add_error(p, "$.network.outgoingProxy", "%s", why);
+        if (policy_has_limits(pol))
+            add_error(p, "$.limits", "%s", why);
         return;
     }
     if (net->has_outgoing_proxy && !net->egress)
@@ -441,7 +483,7 @@ static void check_combinations(struct parse *p, const struct policy *pol)
 static struct policy *parse_document(struct parse *p, const cJSON *root)
 {
     static const char *const known[] = {"mode", "allowedReadPaths", "deniedReadPaths",
-                                        "allowedWritePaths", "deniedWritePaths", "network"};
+                                        "allowedWritePaths", "deniedWritePaths", "network", "limits"};
     if (!cJSON_IsObject(root)) {
         add_error(p, "$", "the policy must be a JSON object, not %s", json_type_name(root));
         return NULL;
@@ -458,6 +500,7 @@ static struct policy *parse_document(struct parse *p, const cJSON *root)
     parse_path_list(p, root, "allowedWritePaths", &pol->allowed_write_paths);
     parse_path_list(p, root, "deniedWritePaths", &pol->denied_write_paths);
     parse_network(p, root, &pol->network);
+    parse_limits(p, root, &pol->limits);
     if (p->errors->count == 0 && !p->oom)
         check_combinations(p, pol);
     return pol;

@@ -38,6 +38,7 @@
 #include "landlock.h"
 #include "landlock_sys.h"
 #include "seccomp_programs.h"
+#include "sandbox_limits.h"
 #include "supervised_fork.h"
 
 struct landlock_state {
@@ -54,6 +55,7 @@ struct landlock_state {
 };
 
 static struct landlock_state state = {.ruleset = -1, .link = -1};
+static struct sandbox_limits limits;
 
 const char *landlock_unenforceable(const struct policy *p, int abi, bool layered, char *buf, size_t size)
 {
@@ -109,6 +111,10 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         .shared_host = true, /* no namespace: the host's metadata, processes, IPC */
     };
     state.sockets = (struct socket_policy){.fs = &state.fs, .egress_open = egress_open};
+    /* A group wherever one can be made: its kill switch ends what a
+     * workload started in a session of its own (no PID namespace here). */
+    if (sandbox_limits_prepare(&limits, ctx, false, true, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 
@@ -172,6 +178,7 @@ static const struct supervised_fork ll_fork = {
     .pid_namespace = false,
     .setup = broker_setup,
     .rules = &state.rules,
+    .limits = &limits,
 };
 
 static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
@@ -220,7 +227,8 @@ SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .name = "landlock",
     .summary = "no user namespace needed; no private PID, IPC, /proc or network view",
     .order = 110,
-    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
+                SANDBOX_ENFORCES_LIMITS,
     /* The broker and the ruleset open exactly the granted loopback ports;
      * the supervisor waits outside for every sandboxed run. */
     .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,

@@ -7,7 +7,8 @@
  * fork by supervised_fork.c, with those signals blocked until then), reaps
  * every orphan that is reparented to it, lets go of every child that made
  * it its tracer (release_tracee), and when the workload ends writes the
- * workload's raw wait status (one int) to the status pipe and exits.  A
+ * workload's raw wait status, and whether anything the workload left still
+ * ran and was killed (two ints), to the status pipe and exits.  A
  * PID-namespace init cannot die of a signal it sends itself, hence the
  * pipe; the supervisor reproduces that status.
  *
@@ -41,8 +42,10 @@
 #include <unistd.h>
 
 #include "linux_common.h"
+#include "sandbox_limits.h"
 
 static bool kill_orphans_first;
+static const struct sandbox_limits *limits; /* NULL: none */
 
 /* SIGKILL each child of ours that /proc lists; true if there was one.  A
  * child's pid cannot be reused before we reap it, so the kill reaches
@@ -79,29 +82,58 @@ static bool kill_children(void)
     return found;
 }
 
-/* Kill and reap everything left, round by round, until no child remains. */
-static void kill_leftovers(void)
+/* Reap the children that have ended already: a zombie still has a /proc
+ * entry and takes a signal, and must not count as killed. */
+static void reap_ended(void)
 {
     int status;
-    while (kill_children())
-        while (waitpid(-1, &status, WNOHANG) > 0)
-            ;
-    while (waitpid(-1, &status, 0) > 0)
+    while (waitpid(-1, &status, WNOHANG) > 0)
         ;
 }
 
-/* Write the workload's status to the supervisor and exit (with a PID
- * namespace, the kernel then kills whatever is left in it). */
+/* Kill and reap everything left, round by round, until no child remains;
+ * true if anything was still running. */
+static bool kill_leftovers(void)
+{
+    int status;
+    bool killed = false;
+    reap_ended();
+    while (kill_children()) {
+        killed = true;
+        reap_ended();
+    }
+    while (waitpid(-1, &status, 0) > 0)
+        ;
+    return killed;
+}
+
+/* A PID-namespace init: whether anything but itself still runs in the
+ * namespace (its exit makes the kernel kill that; kill(-1) from the init
+ * reaches exactly the namespace's processes, and fails with ESRCH when
+ * there is none). */
+static bool namespace_leftovers(void)
+{
+    if (getpid() != 1)
+        return false;
+    reap_ended();
+    return kill(-1, SIGKILL) == 0;
+}
+
+/* Write the workload's status and whether the sandbox killed anything the
+ * workload left (two ints, one write) to the supervisor and exit (with a
+ * PID namespace, the kernel then kills whatever is left in it). */
 __attribute__((noreturn))
 static void report(int status_fd, int status)
 {
-    if (kill_orphans_first)
-        kill_leftovers();
+    bool killed = kill_orphans_first ? kill_leftovers() : namespace_leftovers();
+    if (limits && sandbox_limits_end(limits))
+        killed = true;
+    int out[2] = {status, killed};
     ssize_t n;
     do
-        n = write(status_fd, &status, sizeof status);
+        n = write(status_fd, out, sizeof out);
     while (n < 0 && errno == EINTR);
-    if (n == (ssize_t)sizeof status)
+    if (n == (ssize_t)sizeof out)
         _exit(0);
     /* The status could not be sent: say as much as an exit code can. */
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
@@ -167,29 +199,15 @@ static int take_listener(int link)
     return fd;
 }
 
-/* Sort the n descriptors to keep, -1 left out; their count. */
-static size_t keep_sorted(int *fds, size_t n)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (fds[i] >= 0)
-            fds[kept++] = fds[i];
-    for (size_t i = 1; i < kept; i++)
-        for (size_t j = i; j > 0 && fds[j - 1] > fds[j]; j--) {
-            int t = fds[j];
-            fds[j] = fds[j - 1];
-            fds[j - 1] = t;
-        }
-    return kept;
-}
-
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans, int report_fd)
+                     bool kill_orphans, int report_fd, const struct sandbox_limits *lim)
 {
     char err[256];
     kill_orphans_first = kill_orphans;
-    int keep[3] = {status_fd, link, report_fd};
-    if (fd_close_except(keep, keep_sorted(keep, 3), err, sizeof err) != 0)
+    limits = lim;
+    int keep[3 + 8] = {status_fd, link, report_fd};
+    size_t nkeep = 3 + (lim ? sandbox_limits_fds(lim, keep + 3) : 0);
+    if (fd_close_except_unsorted(keep, nkeep, err, sizeof err) != 0)
         _exit(125);
     sigset_t chld;
     sigemptyset(&chld);

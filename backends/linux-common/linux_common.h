@@ -44,6 +44,8 @@ int caps_drop_all(char *err, size_t errlen);
 /* fd_hygiene.c: close every descriptor >= 3 but the n in keep[]
  * (ascending, >= 3). */
 int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
+/* The same for keep[] in any order (sorted in place; -1 entries ignored). */
+int fd_close_except_unsorted(int *keep, size_t n, char *err, size_t errlen);
 
 /* fd_pass.c: one descriptor (-1: none) and a tag byte over a socket pair.
  * fd_pass_receive() returns 1 when the peer closed without sending. */
@@ -124,13 +126,17 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
  * workload once the workload is forked; never returns.  It forwards the
  * signals the supervisor forwards, reaps, makes the workload's connect()
  * calls once `link` brings the seccomp listener (tag 's'), and writes the
- * workload's wait status (one int) to status_fd.  kill_orphans: it is not
+ * workload's wait status and whether it killed anything the workload left
+ * (backend.h's status_fd: two ints) to status_fd.  kill_orphans: it is not
  * a PID-namespace init; it made itself the subreaper before the fork, and
  * kills what the workload left behind before it reports.  report_fd: the
- * caller's report, kept open for the broker (-1: none).
+ * caller's report, kept open for the broker (-1: none).  limits: the
+ * policy's (sandbox_limits.h), ended and reported with the workload, or NULL.
  */
+struct sandbox_limits;
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans, int report_fd) __attribute__((noreturn));
+                     bool kill_orphans, int report_fd,
+                     const struct sandbox_limits *limits) __attribute__((noreturn));
 
 /* landlock_sys.c */
 /* The kernel's Landlock ABI version: 0 when Landlock is missing or

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "linux_common.h"
+#include "sandbox_limits.h"
 #include "supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
 
 /* The two channels of the sequence, ends as pipe2() and socketpair() give them. */
@@ -92,7 +93,8 @@ static void middle_main(const struct sandbox_ctx *ctx, const struct supervised_f
     if (sf->build)
         sf->build(ctx, ch->link[0]);
     sigprocmask(SIG_SETMASK, unblocked, NULL);
-    broker_init_run(workload, ch->status[1], ch->link[0], sf->rules, !sf->pid_namespace, ctx->report_fd);
+    broker_init_run(workload, ch->status[1], ch->link[0], sf->rules, !sf->pid_namespace, ctx->report_fd,
+                    sf->limits);
 }
 
 /* The workload right after the fork. */
@@ -102,6 +104,10 @@ static void workload_side(const struct supervised_fork *sf, pid_t middle, const 
     /* Without a PID namespace nothing kills it when the middle dies. */
     if (!sf->pid_namespace)
         supervised_fork_tie_to_parent(sf->backend, middle, "workload");
+    /* Into the group before it can fork anything. */
+    char err[SANDBOX_ERROR_MAX];
+    if (sf->limits && sandbox_limits_enter(sf->limits, err, sizeof err) != 0)
+        diag_fatal("%s: %s", sf->backend, err);
     sigprocmask(SIG_SETMASK, unblocked, NULL);
     close(ch->link[0]);
     close(ch->status[1]);

@@ -22,6 +22,7 @@
 #include "backend.h"
 
 struct connect_rules;
+struct sandbox_limits;
 
 struct supervised_fork {
     /* The backend's name, the prefix of what the children print (the
@@ -49,6 +50,10 @@ struct supervised_fork {
     void (*build)(const struct sandbox_ctx *ctx, int link);
     /* What the middle lets the workload connect() to; must outlive it. */
     const struct connect_rules *rules;
+    /* The policy's limits as prepare() set them up (sandbox_limits.h): the
+     * workload enters them right after its fork, the middle reports and
+     * ends them.  NULL: none. */
+    const struct sandbox_limits *limits;
 };
 
 /*

@@ -41,6 +41,7 @@
 #include "host_ipc.h"
 #include "linux_ns.h"
 #include "seccomp_programs.h"
+#include "sandbox_limits.h"
 #include "supervised_fork.h"
 
 #ifndef SYS_mount_setattr
@@ -48,6 +49,7 @@
 #endif
 
 static struct linux_ns_state state;
+static struct sandbox_limits limits;
 
 /* mount_setattr(2) exists (Linux >= 5.12) unless it answers ENOSYS. */
 static bool have_mount_setattr(void)
@@ -82,6 +84,10 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     const char *no_broker = linux_ns_unenforceable(p);
     if (no_broker)
         return sandbox_fail(ctx, "%s", no_broker);
+    /* The PID namespace ends the tree: a group only for what it bounds. */
+    char err[SANDBOX_ERROR_MAX];
+    if (state.sandbox && sandbox_limits_prepare(&limits, ctx, true, false, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 
@@ -162,6 +168,7 @@ static const struct supervised_fork ns_fork = {
     .setup = init_identity,
     .build = init_build_sandbox,
     .rules = &init_rules,
+    .limits = &limits,
 };
 
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
@@ -208,7 +215,8 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .name = "linux-ns",
     .summary = "user, mount, PID and IPC namespaces; private /proc, /dev and network",
     .order = 100,
-    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
+                SANDBOX_ENFORCES_LIMITS,
     /* With a proxy (or egress off) later enter()s run in the workload
      * process inside the new network namespace (state.netns), and the
      * supervisor waits outside for every sandboxed run. */

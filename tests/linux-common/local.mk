@@ -23,3 +23,8 @@ tests_linux_common_fuzz_connect_address_LDFLAGS = -fsanitize=fuzzer,address,unde
 FUZZERS_LIST += tests/linux-common/fuzz_connect_address:tests/linux-common/fuzz-connect-seeds
 endif
 EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh
+# The policy's limits, from outside, on both Linux backends.
+if HOST_LINUX
+BINARY_TESTS += tests/linux-common/limits.sh
+endif
+EXTRA_DIST += tests/linux-common/limits.sh

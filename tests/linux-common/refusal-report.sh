@@ -3,7 +3,8 @@
 # proxy's (README "Refusal report"), from real runs of both Linux
 # backends: a Unix socket the connect() broker refuses, an abstract
 # address and a metadata change the landlock broker refuses, and the
-# supervisor's last line (exit status, signal); nothing for what is
+# supervisor's last line (exit status, signal, whether the sandbox killed
+# what the workload left running); nothing for what is
 # allowed; and the workload never holds the report's descriptor (its
 # /proc/self/fd), while the broker, which writes to it, does.
 . "$HAS_SRCDIR/tests/lib.sh"
@@ -136,6 +137,21 @@ for backend in linux-ns landlock; do
     if [ $rc = 143 ] && grep -q '^{"event":"workload-ended","time":"[^"]*","signal":"SIGTERM","killedBySupervisor":false,"dropped":0}$' \
             "$T_TMP/report"; then ok "$backend: a death by SIGTERM is reported by name"
     else fail "$backend: SIGTERM: rc $rc, $(cat "$T_TMP/report")"; fi
+
+    # A process the workload left running is killed by the sandbox, and the
+    # last line says so; one that had already exited is not counted.
+    "$SUPERVISOR" --sandbox "$backend" --refusal-report 3 --policy "$POL" -- /bin/sh -c 'sleep 60 & exit 4' \
+        3>"$T_TMP/report" 2>/dev/null
+    rc=$?
+    if [ $rc = 4 ] && grep -q '^{"event":"workload-ended","time":"[^"]*","status":4,"killedBySupervisor":true,"dropped":0}$' \
+            "$T_TMP/report"; then ok "$backend: a leftover process killed is reported (killedBySupervisor true)"
+    else fail "$backend: leftover: rc $rc, $(cat "$T_TMP/report")"; fi
+    "$SUPERVISOR" --sandbox "$backend" --refusal-report 3 --policy "$POL" -- /bin/sh -c '/bin/true & wait; exit 5' \
+        3>"$T_TMP/report" 2>/dev/null
+    rc=$?
+    if [ $rc = 5 ] && grep -q '"status":5,"killedBySupervisor":false' "$T_TMP/report"; then
+        ok "$backend: a child that ended on its own is not counted as killed"
+    else fail "$backend: no leftover: rc $rc, $(cat "$T_TMP/report")"; fi
 done
 
 # landlock with a proxy: an IP destination other than the proxy's ports.

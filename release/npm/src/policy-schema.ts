@@ -81,6 +81,19 @@ export const SupervisorNetworkPolicySchema = Type.Object(
     { additionalProperties: false },
 );
 
+// The policy's limits (README.md, "Limits"); the bounds are core/policy.h's.
+export const SupervisorLimitsSchema = Type.Object(
+    {
+        /** Processes and threads of the workload's tree. */
+        processes: Type.Optional(Type.Integer({ minimum: 1, maximum: 4194304 })),
+        /** Memory of the tree, page cache and tmpfs pages included; at least 1 MiB. */
+        memoryBytes: Type.Optional(Type.Integer({ minimum: 1048576, maximum: Number.MAX_SAFE_INTEGER })),
+        /** Open descriptors per process (RLIMIT_NOFILE). */
+        openFiles: Type.Optional(Type.Integer({ minimum: 1, maximum: 1073741816 })),
+    },
+    { additionalProperties: false },
+);
+
 export const SupervisorPolicySchema = Type.Object(
     {
         mode: SupervisorPolicyModeSchema,
@@ -89,6 +102,7 @@ export const SupervisorPolicySchema = Type.Object(
         allowedWritePaths: Type.Optional(PolicyPathListSchema),
         deniedWritePaths: Type.Optional(PolicyPathListSchema),
         network: SupervisorNetworkPolicySchema,
+        limits: Type.Optional(SupervisorLimitsSchema),
     },
     { additionalProperties: false },
 );
@@ -97,6 +111,7 @@ export type SupervisorPolicyMode = Static<typeof SupervisorPolicyModeSchema>;
 export type OutgoingProxyFrontEnd = Static<typeof OutgoingProxyFrontEndSchema>;
 export type OutgoingProxy = Static<typeof OutgoingProxySchema>;
 export type SupervisorNetworkPolicy = Static<typeof SupervisorNetworkPolicySchema>;
+export type SupervisorLimits = Static<typeof SupervisorLimitsSchema>;
 export type SupervisorPolicy = Static<typeof SupervisorPolicySchema>;
 
 /** The top-level fields that hold path lists, in document order. */

@@ -153,6 +153,7 @@ function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): voi
         if (!net.localBinding) problems.add("$.network.localBinding", `false ${why}`);
         if (hostCount) problems.add("$.network.allowedHosts", why);
         if (net.outgoingProxy) problems.add("$.network.outgoingProxy", why);
+        if (policy.limits && Object.keys(policy.limits).length) problems.add("$.limits", why);
         return;
     }
     if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');

@@ -88,10 +88,25 @@ export const WorkloadEndedSchema = Type.Union([
 ]);
 export type WorkloadEnded = Static<typeof WorkloadEndedSchema>;
 
+/** The sandbox reached one of the policy's limits (written when the workload ended). */
+export const LimitReachedSchema = Type.Object(
+    {
+        event: Type.Literal("limit-reached"),
+        time: Time,
+        limit: Type.Union([Type.Literal("memoryBytes"), Type.Literal("processes")]),
+        /** The limit as the policy set it. */
+        value: Type.Integer({ minimum: 1 }),
+        /** OOM kills (memoryBytes) or refused forks (processes). */
+        count: Type.Integer({ minimum: 1 }),
+        dropped: Dropped,
+    },
+    { additionalProperties: false },
+);
+export type LimitReached = Static<typeof LimitReachedSchema>;
+
 /**
- * A line of a kind this reader does not know (a newer supervisor, or the
- * reserved "limit-reached"): surfaced, never dropped, with its fields as
- * written.
+ * A line of a kind this reader does not know (a newer supervisor):
+ * surfaced, never dropped, with its fields as written.
  */
 export interface UnknownReportEvent {
     event: "unknown";
@@ -107,6 +122,7 @@ export type ReportEvent =
     | IpConnectRefusal
     | MetadataRefusal
     | WorkloadEnded
+    | LimitReached
     | UnknownReportEvent;
 
 const KNOWN = {
@@ -115,7 +131,13 @@ const KNOWN = {
     "ip-connect-refused": IpConnectRefusalSchema,
     "metadata-refused": MetadataRefusalSchema,
     "workload-ended": WorkloadEndedSchema,
+    "limit-reached": LimitReachedSchema,
 } as const;
+
+/** Any line of a kind this reader knows. */
+export const ReportLineSchema = Type.Union(Object.values(KNOWN));
+/** Any line of the report (ReportEvent, under the name it had first). */
+export type ReportLine = ReportEvent;
 
 /** A line that is not a refusal record (thrown by parseRefusalLine). */
 export class RefusalReportError extends Error {

@@ -104,8 +104,18 @@ test("a known kind with a wrong field is refused; an unknown kind is surfaced, n
         { event: "workload-ended", time: t, status: 256, killedBySupervisor: false, dropped: 0 },
         { event: "ip-connect-refused", time: t, address: "a", port: 70000, reason: "r", dropped: 0 },
         { event: "limit-reached" },
+        { event: "limit-reached", time: t, limit: "memory", dropped: 0 },
     ];
     for (const v of bad) assert.throws(() => parseRefusalLine(JSON.stringify(v)), RefusalReportError, JSON.stringify(v));
-    const u = parseRefusalLine(JSON.stringify({ event: "limit-reached", time: t, limit: "memory", dropped: 0 }));
-    assert.ok(u.event === "unknown" && u.kind === "limit-reached" && u.fields.limit === "memory");
+    const u = parseRefusalLine(JSON.stringify({ event: "cpu-reached", time: t, limit: "cpu", dropped: 0 }));
+    assert.ok(u.event === "unknown" && u.kind === "cpu-reached" && u.fields.limit === "cpu");
+});
+
+test("a limit-reached line is read, and a malformed one refused", () => {
+    const line =
+        '{"event":"limit-reached","time":"2026-12-01T10:55:23.467Z","limit":"memoryBytes","value":67108864,"count":1,"dropped":0}';
+    const got = parseRefusalLine(line);
+    assert.equal(got.event, "limit-reached");
+    assert.throws(() => parseRefusalLine(line.replace('"memoryBytes"', '"cpus"')), RefusalReportError);
+    assert.throws(() => parseRefusalLine(line.replace('"count":1', '"count":0')), RefusalReportError);
 });
