@@ -2,16 +2,21 @@
  * egress_explain.c — the egress-proxy backend under --explain (backend.h):
  * the proxy it would start, each allowedHosts rule, and the verdict on a
  * host:port from dest_decide(), the function the egress process decides
- * every request with.  Starts nothing and sets no variable.
+ * every request with, and for an allowed name the proxy's own lookup and
+ * address check (dest_address_allowed).  Starts nothing and sets no
+ * variable.
  */
 #include "config.h"
 
+#include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "destination.h"
 #include "egress_env.h"
 #include "egress_platform.h"
+#include "resolver.h"
 
 static const char *front_end_names(unsigned fe)
 {
@@ -20,19 +25,57 @@ static const char *front_end_names(unsigned fe)
     return fe & POLICY_FRONT_END_HTTP ? "HTTP (HTTP_PROXY, HTTPS_PROXY)" : "SOCKS5 (ALL_PROXY)";
 }
 
+/* An allowed name: looked up now as the egress process would
+ * (resolver_lookup), each address judged by dest_address_allowed; the proxy
+ * uses the first it allows and refuses the name when it allows none.
+ * `d` ends up as the refusal when there is one.  The allowed address as
+ * text into used[64], or "" with *gai the lookup's error (0: none). */
+static void judge_lookup(struct dest_decision *d, char used[64], int *gai)
+{
+    struct resolve_job job = {.count = 0};
+    snprintf(job.host, sizeof job.host, "%s", d->host.name);
+    resolver_lookup(&job);
+    used[0] = '\0';
+    *gai = job.error;
+    struct dest_decision refused = *d;
+    for (size_t k = 0; k < job.count; k++) {
+        struct dest_decision each = *d;
+        if (dest_address_allowed(&each, &job.addrs[k])) {
+            ip_format(&job.addrs[k], used, 64);
+            return;
+        }
+        if (refused.verdict != DEST_DENIED)
+            refused = each;   /* the first refusal, as the proxy reports it */
+    }
+    if (job.count)
+        *d = refused;
+}
+
 static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp)
 {
     const struct sandbox_query *q = &out->queries[i];
     struct dest_decision d;
+    char used[64] = "";
+    int gai = 0;
     dest_decide(hp, q->host, q->host_len, q->port, &d);
+    const struct host_rule *rule = d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED ? NULL :
+                                   host_rules_match(hp->rules, hp->count, &d.host, q->port);
+    if (d.verdict == DEST_RESOLVE)
+        judge_lookup(&d, used, &gai);
     if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
         sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d.rule, d.reason);
         return;
     }
-    const struct host_rule *rule = host_rules_match(hp->rules, hp->count, &d.host, q->port);
-    sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"%s",
-                            rule ? rule->entry : "?",
-                            d.verdict == DEST_RESOLVE ? " (each address it resolves to must be public)" : "");
+    const char *entry = rule ? rule->entry : "?";
+    if (d.verdict == DEST_CONNECT_LITERAL)
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"", entry);
+    else if (gai)
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' does not "
+                                "resolve here now (%s), the proxy would answer 502", entry, d.host.name, gai_strerror(gai));
+    else
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' resolves "
+                                "here now to %s, a public address (looked up again on each request)",
+                                entry, d.host.name, used);
 }
 
 enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
