@@ -64,6 +64,34 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
     }
 }
 
+/* The caller's terminal among descriptors 0-2 (fs_own_terminal), once per
+ * terminal, with the access of all the descriptors it is held as. */
+static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
+    bool done[3] = {false, false, false};
+    for (int n = 0; n <= 2; n++) {
+        bool rd = false, wr = false, r, w;
+        char fds[16] = "", link[32], tty[256];
+        struct stat a, b;
+        if (done[n] || !fs_own_terminal(n, &r, &w) || fstat(n, &a) != 0)
+            continue;
+        for (int m = n; m <= 2; m++)
+            if (fs_own_terminal(m, &r, &w) && fstat(m, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+                done[m] = true;
+                rd |= r;
+                wr |= w;
+                snprintf(fds + strlen(fds), sizeof fds - strlen(fds), "%s%d", fds[0] ? ", " : "", m);
+            }
+        snprintf(link, sizeof link, "/proc/self/fd/%d", n);
+        ssize_t len = readlink(link, tty, sizeof tty - 1);
+        if (len <= 0)
+            continue;
+        tty[len] = '\0';
+        sandbox_explain_add(ctx, out, "terminal", tty, "the caller's own terminal (descriptor%s %s): %s and "
+                            "its ioctls, granted on its own inode", strchr(fds, ',') ? "s" : "", fds, rd && wr ? "read and write" : rd ? "read" : "write");
+    }
+}
+
 static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct fs_lists *fs, int abi)
 {
     const struct policy_network *net = &ctx->policy->network;
@@ -85,6 +113,7 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const
     sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
     sandbox_explain_add(ctx, out, "dev", "/dev", "the host's, but only null, zero, full, random, urandom, tty and "
                         "the caller's own terminal can be opened");
+    describe_terminal(ctx, out);
     sandbox_explain_add(ctx, out, "proc", "/proc", "the host's procfs: every process of the host is listed; "
                         "nothing there is writable");
     if (net->egress && !net->has_outgoing_proxy)

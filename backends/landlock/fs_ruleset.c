@@ -190,6 +190,16 @@ static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen
     return 0;
 }
 
+bool fs_own_terminal(int n, bool *read, bool *write)
+{
+    int mode = fcntl(n, F_GETFL);
+    if (mode < 0 || !isatty(n))
+        return false;
+    *read = (mode & O_ACCMODE) != O_WRONLY;
+    *write = (mode & O_ACCMODE) != O_RDONLY;
+    return true;
+}
+
 /* The caller's own terminal, which the workload holds as 0-2 already:
  * reopened by name (/dev/stdin, /dev/stderr, a tty check) it must stay
  * usable, with the access that descriptor has -- no more. */
@@ -198,18 +208,15 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
     for (int n = 0; n <= 2; n++) {
         char link[32];
         struct stat st;
-        int mode = fcntl(n, F_GETFL);
-        if (mode < 0 || !isatty(n))
+        bool rd, wr;
+        if (!fs_own_terminal(n, &rd, &wr))
             continue;
         snprintf(link, sizeof link, "/proc/self/fd/%d", n);
         int fd = open(link, O_PATH | O_CLOEXEC);
         if (fd < 0)
             continue;
-        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV;
-        if ((mode & O_ACCMODE) != O_WRONLY)
-            rights |= LANDLOCK_ACCESS_FS_READ_FILE;
-        if ((mode & O_ACCMODE) != O_RDONLY)
-            rights |= LANDLOCK_ACCESS_FS_WRITE_FILE;
+        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV | (rd ? LANDLOCK_ACCESS_FS_READ_FILE : 0) |
+                          (wr ? LANDLOCK_ACCESS_FS_WRITE_FILE : 0);
         struct walk w = {ruleset, handled & rights, "terminal", err, errlen};
         int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link) : 0;
         close(fd);
@@ -286,8 +293,31 @@ static const char *on_the_way(const char *dir, const char *const *denied, bool w
 
 /* The rules fs_ruleset_add() makes, read back for one path (write: create
  * it or write it; read: read it, list it if a directory). */
+/* `path` is the caller's terminal held as descriptor 0-2 with the access
+ * asked for, granted on its own inode (grant_own_terminal): rule[n] says so.
+ * Otherwise the other rules decide. */
+static bool own_terminal_grants(const char *path, bool write, char *rule, size_t n)
+{
+    struct stat at, held;
+    if (stat(path, &at) != 0 || !S_ISCHR(at.st_mode))
+        return false;
+    for (int fd = 0; fd <= 2; fd++) {
+        bool rd, wr;
+        if (fs_own_terminal(fd, &rd, &wr) && (write ? wr : rd) && fstat(fd, &held) == 0 &&
+            held.st_dev == at.st_dev && held.st_ino == at.st_ino) {
+            snprintf(rule, n, "the caller's own terminal (descriptor %d, open for %s): granted on its own inode "
+                     "with that access only", fd, rd && wr ? "reading and writing" : rd ? "reading" : "writing");
+            return true;
+        }
+    }
+    return false;
+}
+
 bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n)
 {
+    /* A rule on the inode itself: Landlock adds it to whatever else applies. */
+    if (own_terminal_grants(path, write, rule, n))
+        return true;
     const char *const *denied = write ? l->no_write : l->no_read;
     for (size_t i = 0; denied[i]; i++)
         if (policy_path_at_or_beneath(path, denied[i])) {

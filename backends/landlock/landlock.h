@@ -65,6 +65,9 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
 /* What those rules give `path` (absolute, normal form): true when it may
  * be written (`write`) or read, and the rule that decides in rule[n]. */
 bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n);
+/* Descriptor n (0-2) is the caller's terminal, granted to the workload
+ * with the access it is open for (*read, *write). */
+bool fs_own_terminal(int n, bool *read, bool *write);
 
 /* backend.c: what prepare() refuses on this kernel for this policy, or
  * NULL (`layered`: inside another boundary; `abi`: landlock_abi()). */

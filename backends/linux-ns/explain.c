@@ -5,23 +5,42 @@
  * the layers it stacks, in its order (mount_policy.c's header): a read
  * denial's mask on top, then a write denial's read-only bind, the private
  * /proc and /dev, the kernel filesystems made read-only, the writable
- * roots, and the whole tree read-only at the bottom.  Nothing is mounted,
- * no namespace is made.
+ * roots, and the whole tree read-only at the bottom; the sockets
+ * host_ipc_each_socket() finds and the /proc files
+ * kernel_fs_each_proc_masked() finds, which a launch covers with
+ * /dev/null.  Nothing is mounted; the launch's first steps run in a child
+ * of their own namespaces that then exits (userns_probe), so a host that
+ * refuses them is refused here with the same message.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_ipc.h"
 #include "linux_ns.h"
 
+/* A socket host_ipc_mask_sockets would cover with /dev/null. */
+struct masked_socket {
+    dev_t dev;
+    ino_t ino;
+    char named_by[48];
+};
+
+#define MASKED_SOCKETS_MAX 32
+
 struct plan {
-    const struct sandbox_ctx *ctx;
+    struct sandbox_ctx *ctx;
     const char **roots, **write_denied, **read_denied;
     bool netns;
+    struct masked_socket sockets[MASKED_SOCKETS_MAX];
+    size_t n_sockets;
+    struct sandbox_explain *out;
 };
 
 /* The innermost entry of `list` at or above `path`, or NULL. */
@@ -90,6 +109,27 @@ static bool decide_write(const struct plan *pl, const char *path, char *rule, si
     return true;
 }
 
+/* kernel_fs_each_proc_masked()'s callback: whether `name` is the one sought. */
+static int is_name(int proc_fd, const char *name, void *arg)
+{
+    (void)proc_fd;
+    return strcmp(name, (const char *)arg) == 0;
+}
+
+/* /proc/NAME that kernel_fs_mask_proc() masks in the sandbox's procfs (the
+ * host's lists the same global entries, with the same modes). */
+static bool proc_masked(const char *path)
+{
+    if (strncmp(path, "/proc/", 6) != 0 || strchr(path + 6, '/') || !path[6])
+        return false;
+    char err[256];
+    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    bool found = root >= 0 && kernel_fs_each_proc_masked(root, is_name, (void *)(path + 6), err, sizeof err) == 1;
+    if (root >= 0)
+        close(root);
+    return found;
+}
+
 static bool decide(const struct plan *pl, const struct sandbox_query *q, char *rule, size_t n)
 {
     const char *d = innermost(q->path, pl->read_denied);
@@ -99,6 +139,10 @@ static bool decide(const struct plan *pl, const struct sandbox_query *q, char *r
         return false;
     }
     if (q->kind == SANDBOX_QUERY_READ) {
+        if (proc_masked(q->path)) {
+            snprintf(rule, n, "an owner-only global /proc file: masked by /dev/null (reads empty)");
+            return false;
+        }
         snprintf(rule, n, "no read denial covers it: the whole tree is visible");
         return true;
     }
@@ -111,6 +155,11 @@ static bool decide(const struct plan *pl, const struct sandbox_query *q, char *r
         snprintf(rule, n, "no socket there now");
         return false;
     }
+    for (size_t k = 0; k < pl->n_sockets; k++)
+        if (pl->sockets[k].dev == st.st_dev && pl->sockets[k].ino == st.st_ino) {
+            snprintf(rule, n, "masked: /dev/null is bound over it (named by %s)", pl->sockets[k].named_by);
+            return false;
+        }
     char why[400];
     bool ok = decide_write(pl, q->path, why, sizeof why);
     snprintf(rule, n, "the connect() check: %s (%s)", ok ? "a socket on a writable mount" :
@@ -146,7 +195,32 @@ static void add_denial(struct sandbox_ctx *ctx, struct sandbox_explain *out, con
         sandbox_explain_add(ctx, out, kind, path, "%s", how);
 }
 
-static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct plan *pl)
+static int add_proc_masked(int proc_fd, const char *name, void *arg)
+{
+    (void)proc_fd;
+    struct plan *pl = arg;
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s", name);
+    sandbox_explain_add(pl->ctx, pl->out, "proc-masked", path, "owner-only: masked by /dev/null (reads empty)");
+    return 0;
+}
+
+/* host_ipc_each_socket()'s callback: remembered for the verdicts, and said. */
+static int add_socket(const struct sp_node *sock, const char *path, const char *named_by, void *arg)
+{
+    struct plan *pl = arg;
+    if (pl->n_sockets < MASKED_SOCKETS_MAX) {
+        struct masked_socket *m = &pl->sockets[pl->n_sockets++];
+        m->dev = sock->st.st_dev;
+        m->ino = sock->st.st_ino;
+        snprintf(m->named_by, sizeof m->named_by, "%s", named_by);
+    }
+    sandbox_explain_add(pl->ctx, pl->out, "masked-socket", path, "/dev/null bound over it (named by %s): "
+                        "connect() is refused", named_by);
+    return 0;
+}
+
+static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
 {
     const struct policy_network *net = &ctx->policy->network;
     sandbox_explain_add(ctx, out, "boundary", "", "user, mount, PID and IPC namespaces%s; seccomp filter; no "
@@ -166,6 +240,14 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const
                         "a new pts instance, and shm (a private 64 MiB tmpfs)");
     sandbox_explain_add(ctx, out, "proc", "/proc", "the sandbox's own procfs (its processes only), read-only; "
                         "owner-only global files and /proc/keys masked");
+    char err[256];
+    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0 || kernel_fs_each_proc_masked(root, add_proc_masked, pl, err, sizeof err) < 0)
+        sandbox_explain_add(ctx, out, "proc", "/proc", "which owner-only files are masked cannot be listed here: %s",
+                            root < 0 ? strerror(errno) : err);
+    if (root >= 0)
+        close(root);
+    host_ipc_each_socket(ctx, add_socket, pl);
     if (!pl->netns)
         sandbox_explain_add(ctx, out, "network", "", "the host's network (egress: true)%s",
                             net->local_binding ? "" : "; binding a listening socket is refused");
@@ -196,9 +278,18 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
             sandbox_explain_verdict(ctx, out, i, true, "full_access: no sandbox");
         return SANDBOX_OK;
     }
-    struct plan pl = {ctx, mount_policy_roots(ctx), mount_policy_merged(&p->denied_write_paths, NULL),
-                      mount_policy_merged(&p->denied_read_paths, NULL),
-                      !p->network.egress || p->network.has_outgoing_proxy};
+    /* prepare()'s state, and the launch's first steps (userns_probe). */
+    struct linux_ns_state st = {.sandbox = true, .netns = !p->network.egress || p->network.has_outgoing_proxy,
+                                .legacy_mounts = linux_ns_legacy_mounts(), .uid = geteuid(), .gid = getegid(),
+                                .link = -1};
+    char err[SANDBOX_ERROR_MAX];
+    kernel_diag_set_alternatives(ctx->alternatives);
+    if (userns_probe(&st, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    struct plan pl = {.ctx = ctx, .roots = mount_policy_roots(ctx),
+                      .write_denied = mount_policy_merged(&p->denied_write_paths, NULL),
+                      .read_denied = mount_policy_merged(&p->denied_read_paths, NULL), .netns = st.netns,
+                      .out = out};
     enum sandbox_result r = SANDBOX_OK;
     if (!pl.roots || !pl.write_denied || !pl.read_denied) {
         r = sandbox_fail(ctx, "out of memory");

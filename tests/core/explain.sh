@@ -4,8 +4,11 @@
 # tree, random grants and denials) and hand-written ones, each read it
 # calls allowed reads the file's real content and each refused one does
 # not, each write it calls allowed lands and each refused one does not,
-# and a Unix socket it calls reachable is reached.  Then hostile policies
-# and operations: exit 0 or 125, never a crash, never a raw control byte.
+# and a Unix socket it calls reachable is reached; linux-ns's masks (a
+# socket SSH_AUTH_SOCK names, /proc's owner-only files) and its user-namespace
+# probe (a host with none: 125 and the launch's message); landlock's grant
+# of the caller's terminal.  Then hostile policies and operations: exit 0 or
+# 125, never a crash, never a raw control byte.
 . "$HAS_SRCDIR/tests/lib.sh"
 sandbox_require
 
@@ -72,7 +75,75 @@ for p in sys.argv[1:]:
     except OSError: print("refused", end=" ")' "$s/w/sock" "$s/r/sock" 2>/dev/null)
     if [ "$said" = "allowed refused " ] && [ "$said" = "$did" ]; then ok "$backend: unix sockets as explained"
     else fail "$backend: unix sockets: explain said '$said', the run did '$did'"; fi
+    # The same socket named by SSH_AUTH_SOCK: linux-ns binds /dev/null over
+    # it (host_ipc.c), landlock does not; explain says which.
+    said=$(SSH_AUTH_SOCK="$s/w/sock" "$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$pol" \
+           --unix-socket "$s/w/sock" | verdicts | cut -f3)
+    did=$(SSH_AUTH_SOCK="$s/w/sock" "$SUPERVISOR" --sandbox "$backend" --policy "$pol" -- "$PY" -c 'import socket,sys
+c=socket.socket(socket.AF_UNIX)
+try: c.connect(sys.argv[1]); print("allowed")
+except OSError: print("refused")' "$s/w/sock" 2>/dev/null)
+    want=allowed; [ "$backend" = linux-ns ] && want=refused
+    if [ "$said" = "$want" ] && [ "$did" = "$want" ]; then ok "$backend: a socket named by SSH_AUTH_SOCK is $want, as explained"
+    else fail "$backend: SSH_AUTH_SOCK socket: explain said '$said', the run did '$did'"; fi
+    if [ "$backend" = linux-ns ]; then
+        SSH_AUTH_SOCK="$s/w/sock" "$SUPERVISOR" --explain --sandbox linux-ns --policy "$pol" |
+            grep -q "^masked-socket $s/w/sock: .*SSH_AUTH_SOCK" && ok "linux-ns: the masked socket is listed" ||
+            fail "linux-ns: no masked-socket item for $s/w/sock"
+    fi
     kill %1 %2 2>/dev/null; wait 2>/dev/null
+
+    if [ "$backend" = linux-ns ]; then
+        # /proc's owner-only files: each one explain lists is /dev/null (1:3)
+        # in the sandbox, and its read verdict is refused; one it does not
+        # list (/proc/version) is the kernel's own.
+        listed=$("$SUPERVISOR" --explain=json --sandbox linux-ns --policy "$pol" | "$PY" -c 'import json,sys
+d = json.load(sys.stdin)
+print(" ".join(i["subject"] for i in d["items"] if i["kind"] == "proc-masked"))')
+        if [ -z "$listed" ]; then fail "linux-ns: no proc-masked item"
+        else
+            # shellcheck disable=SC2086
+            devs=$("$SUPERVISOR" --sandbox linux-ns --policy "$pol" -- stat -L -c '%n %t:%T' $listed /proc/version 2>&1)
+            bad=$(printf '%s\n' "$devs" | awk '$1 != "/proc/version" && $2 != "1:3"')
+            if [ -z "$bad" ] && printf '%s\n' "$devs" | grep -q '^/proc/version 0:0$'; then
+                ok "linux-ns: the $(echo "$listed" | wc -w) /proc files explain lists as masked are /dev/null, /proc/version is not"
+            else fail "linux-ns: masked /proc files: $devs"; fi
+            first=${listed%% *}
+            v=$("$SUPERVISOR" --explain=json --sandbox linux-ns --policy "$pol" --read "$first" | verdicts | cut -f3)
+            [ "$v" = refused ] && ok "linux-ns: reading $first is refused, as its mask does" ||
+                fail "linux-ns: read $first: explain said '$v'"
+        fi
+        # A host without user namespaces: explain runs the launch's probe and
+        # refuses with the launch's message.
+        if unshare --user --map-root-user true 2>/dev/null; then
+            nouserns() { unshare --user --map-root-user sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' sh "$@"; }
+            nouserns "$SUPERVISOR" --sandbox linux-ns --policy "$pol" -- /bin/true 2>"$T_TMP/run.err"; rc1=$?
+            nouserns "$SUPERVISOR" --explain --sandbox linux-ns --policy "$pol" >"$T_TMP/explain.out" 2>"$T_TMP/explain.err"; rc2=$?
+            if [ $rc1 = 125 ] && [ $rc2 = 125 ] && cmp -s "$T_TMP/run.err" "$T_TMP/explain.err" &&
+               grep -q '^launch: refused: linux-ns: cannot create the sandbox namespaces' "$T_TMP/explain.out"; then
+                ok "linux-ns: without user namespaces --explain exits 125 with the launch's message"
+            else fail "linux-ns without user namespaces: run $rc1 '$(cat "$T_TMP/run.err")', explain $rc2 '$(cat "$T_TMP/explain.err")'"; fi
+        else echo "# no user namespace can be made here to set user.max_user_namespaces=0 in"; fi
+    fi
+    if [ "$backend" = landlock ] && have_tool script; then
+        # The caller's terminal: granted when held as 0-2, not otherwise.
+        # In a pty of its own (script): explain and a run with the terminal
+        # as 0-2, then both with 0-2 elsewhere.
+        T=$T_TMP/term
+        cat >"$T.sh" <<'TERMEOF'
+sup=$1 pol=$2 T=$3
+t=$(tty)
+"$sup" --explain=json --sandbox landlock --policy "$pol" --write "$t" >"$T.held.json" 2>/dev/null
+"$sup" --sandbox landlock --policy "$pol" -- sh -c '( : >"$1" ) 2>/dev/null && echo allowed || echo refused' sh "$t" >"$T.held.did"
+"$sup" --explain=json --sandbox landlock --policy "$pol" --write "$t" </dev/null >"$T.free.json" 2>/dev/null
+"$sup" --sandbox landlock --policy "$pol" -- sh -c '( : >"$1" ) 2>/dev/null && echo allowed || echo refused' sh "$t" </dev/null >"$T.free.did" 2>/dev/null
+TERMEOF
+        script -qc "bash $T.sh '$SUPERVISOR' '$pol' '$T'" /dev/null </dev/null >/dev/null 2>&1
+        got=$(verdicts <"$T.held.json" | cut -f3)/$(cat "$T.held.did")/$(verdicts <"$T.free.json" | cut -f3)/$(cat "$T.free.did")
+        [ "$got" = allowed/allowed/refused/refused ] &&
+            ok "landlock: the caller's terminal is writable when held as 0-2 and not otherwise, as explained" ||
+            fail "landlock: terminal (explain/run held, explain/run not held): $got"
+    fi
 
     # egress false: a destination it calls refused cannot be reached (no network at all).
     pol='{"mode":"read_only","network":{"egress":false,"localBinding":false}}'
