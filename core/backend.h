@@ -40,7 +40,20 @@
  * that has already split may also print and _exit(125) itself in a child.
  *
  * Every hook is required; a backend with nothing to do in a phase uses
- * sandbox_hook_noop.  No hook beyond these three has been needed.
+ * sandbox_hook_noop.
+ *
+ * explain(ctx, out) — --explain, instead of the three above: every backend,
+ *   in ascending `order`, in the supervisor, with ctx filled as for
+ *   prepare() (and ctx->report_fd -1).  It builds nothing and changes
+ *   nothing (no process, no descriptor kept, no environment change): it
+ *   runs the checks its prepare() runs and returns SANDBOX_FAIL with the
+ *   same message when a launch would fail; it describes what it would
+ *   build with sandbox_explain_add(), and answers the caller's operations
+ *   (out->queries) with sandbox_explain_verdict() by calling the very
+ *   functions its boundary is built from, never a copy of their logic.  A
+ *   backend with nothing to say uses sandbox_explain_noop.  The core
+ *   combines the answers (a refusal by any backend wins) and prints them
+ *   (core/explain.c, README "Explain mode").
  *
  * How backends compose.  No backend names another; what one gives the
  * others and what one cannot work without are declared in its descriptor:
@@ -76,8 +89,10 @@
 #include <sys/types.h>
 
 /* The rest of the contract: what the core gives a module besides this
- * file (the policy's layout; diag_fatal() and the exit status 125). */
+ * file (the policy's layout; diag_fatal() and the exit status 125; the
+ * report's writer, for report_fd). */
 #include "diag.h"
+#include "event_report.h"
 #include "policy.h"
 
 /*
@@ -166,11 +181,13 @@ enum sandbox_result {
 struct sandbox_monitor {
     pid_t pid;       /* the child to forward signals to and to reap */
     /*
-     * -1, or a descriptor from which the child side writes the workload's
-     * real wait status as one native `int` before it exits.  Needed when the
-     * child cannot die of the workload's signal itself (a PID-namespace
+     * -1, or a descriptor from which the child side writes, in one write
+     * before it exits, two native `int`s: the workload's real wait status,
+     * and 1 if the sandbox killed processes the workload left still running
+     * (else 0; the report's workload-ended killedBySupervisor).  Needed when
+     * the child cannot die of the workload's signal itself (a PID-namespace
      * init cannot be killed by a signal it sends itself).  If the child
-     * exits without writing it, the child's own status is reproduced.
+     * exits without writing them, the child's own status is reproduced.
      */
     int status_fd;
     /*
@@ -222,11 +239,12 @@ struct sandbox_ctx {
      * -1, or the caller's descriptor for event reports (--refusal-report):
      * one JSON object per line, each written whole by one write(2) of at
      * most PIPE_BUF bytes, so lines from several processes never interleave.
-     * A backend must never block on it (the caller may read slowly or not
-     * at all): it drops a line it cannot write at once and says so in its
-     * next one.  The core made it close-on-exec, so the workload never
-     * holds it; a backend that forks a helper without exec keeps it there
-     * on purpose and closes it everywhere else.  Line formats are the
+     * A backend writes only with report_write() (event_report.h), which
+     * never blocks (the caller may read slowly or not at all): it drops a
+     * line it cannot write at once and says so in its next one.  The core
+     * made it close-on-exec and non-blocking, so the workload never holds
+     * it; a backend that forks a helper without exec keeps it there on
+     * purpose and closes it everywhere else.  Line formats are the
      * README's ("Refusal report").
      */
     int report_fd;
@@ -239,6 +257,42 @@ struct sandbox_ctx {
 };
 
 typedef enum sandbox_result (*sandbox_hook)(struct sandbox_ctx *ctx);
+
+/* --explain: an operation the caller asks about (README "Explain mode"). */
+enum sandbox_query_kind {
+    SANDBOX_QUERY_READ,     /* open `path` for reading (a directory: list it) */
+    SANDBOX_QUERY_WRITE,    /* create or write `path` */
+    SANDBOX_QUERY_CONNECT,  /* a TCP connection to host:port */
+    SANDBOX_QUERY_UNIX,     /* connect() to the Unix socket at `path` */
+};
+
+struct sandbox_query {
+    enum sandbox_query_kind kind;
+    const char *given;      /* as the caller wrote it */
+    /* READ, WRITE, UNIX: absolute, in policy.h's normal form, the symbolic
+     * links of its existing part resolved (what the kernel would reach). */
+    const char *path;
+    /* CONNECT: host_len bytes of `host` (brackets kept), port 1..65535. */
+    const char *host;
+    size_t host_len;
+    unsigned port;
+};
+
+enum sandbox_verdict {
+    SANDBOX_VERDICT_NONE,       /* no backend of the set decides it */
+    SANDBOX_VERDICT_ALLOWED,
+    SANDBOX_VERDICT_REFUSED,
+};
+
+/* What explain() reads (the queries) and adds to (through the helpers
+ * below; the collection itself is the core's). */
+struct sandbox_explain {
+    const struct sandbox_query *queries;
+    size_t query_count;
+    void *core;             /* the core's collection */
+};
+
+typedef enum sandbox_result (*sandbox_explain_hook)(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 struct sandbox_backend {
     struct sandbox_abi abi;     /* SANDBOX_BACKEND_ABI; first, always */
@@ -254,6 +308,7 @@ struct sandbox_backend {
     sandbox_hook prepare;
     sandbox_hook enter;
     sandbox_hook harden;
+    sandbox_explain_hook explain;
 };
 
 /* This build's ABI block, for `.abi` in a descriptor. */
@@ -289,6 +344,22 @@ static inline void **sandbox_state(struct sandbox_ctx *ctx)
 }
 
 enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx);
+enum sandbox_result sandbox_explain_noop(struct sandbox_ctx *ctx, struct sandbox_explain *out);
+
+/*
+ * explain(): one thing the sandbox will be, as (kind, subject, how).
+ * `kind` is a short lower-case word; those in use are listed in README
+ * "Explain mode" ("writable", "read-denied", "write-denied", "tmp", "dev",
+ * "proc", "network", "host", "kernel", "environment", and for features that
+ * add their own lines, e.g. "limit", "scratch").  `subject`: a path, a host
+ * entry or "" (printed escaped).  The core records which backend said it.
+ */
+void sandbox_explain_add(struct sandbox_ctx *ctx, struct sandbox_explain *out, const char *kind,
+                         const char *subject, const char *how_fmt, ...) __attribute__((format(printf, 5, 6)));
+/* explain(): this backend's answer to out->queries[i], and the rule that
+ * decides it (one line).  A refusal by any backend wins over an allowance. */
+void sandbox_explain_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, bool allowed,
+                             const char *rule_fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Install handlers that forward SIGHUP, SIGINT, SIGQUIT, SIGTERM and
  * SIGWINCH (sent with kill(2); in the core's supervisor, also the

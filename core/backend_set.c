@@ -73,6 +73,11 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, co
                  origin, b->name, !b->prepare ? "prepare" : !b->enter ? "enter" : "harden");
         return -1;
     }
+    if (!b->explain) {
+        snprintf(err, errlen, "backend %s (%s): the explain hook is missing; use sandbox_explain_noop if it has "
+                 "nothing to say", origin, b->name);
+        return -1;
+    }
     if (set->count == BACKEND_SET_MAX) {
         snprintf(err, errlen, "backend %s (%s): more than %d backends", origin, b->name, BACKEND_SET_MAX);
         return -1;

@@ -3,6 +3,8 @@
  *
  *   happy-agent-supervisor [--sandbox NAME] [--refusal-report N]
  *                          (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]
+ *   happy-agent-supervisor --explain[=text|json|brief] [--sandbox NAME] (policy)
+ *                          [--read PATH] [--write PATH] [--connect-to HOST:PORT] [--unix-socket PATH]...
  *   happy-agent-supervisor --connect HOST PORT
  *   happy-agent-supervisor --help | --version
  *
@@ -13,6 +15,8 @@
 #define HAS_CLI_H
 
 #include <stddef.h>
+
+#include "backend.h"
 
 enum cli_transport {
     CLI_POLICY_NONE,
@@ -26,6 +30,17 @@ enum cli_action {
     CLI_HELP,
     CLI_VERSION,
     CLI_CONNECT,      /* --connect HOST PORT: the proxy client (proxy_connect.h) */
+    CLI_EXPLAIN,      /* --explain: runs nothing (explain.h) */
+};
+
+enum cli_explain_format { CLI_EXPLAIN_TEXT, CLI_EXPLAIN_JSON, CLI_EXPLAIN_BRIEF };
+
+/* The most operations one --explain asks about. */
+#define CLI_MAX_QUERIES 64
+
+struct cli_query {
+    enum sandbox_query_kind kind;
+    const char *arg;
 };
 
 #define CLI_MAX_BACKEND_MODULES 8
@@ -43,6 +58,9 @@ struct cli_options {
     const char *sandbox_name; /* --sandbox NAME, else NULL */
     const char *connect_host; /* --connect */
     const char *connect_port;
+    enum cli_explain_format explain_format;
+    struct cli_query queries[CLI_MAX_QUERIES]; /* --read, --write, ... */
+    size_t query_count;
 };
 
 /*

@@ -7,13 +7,18 @@ core_libpolicy_a_SOURCES = \
 	core/policy_read.h core/policy_read.c
 # The path algebra every backend uses (modules compile it in themselves).
 core_libpolicy_a_SOURCES += core/policy_paths.h core/policy_paths.c
+# --explain's operations, parsed and printed (pure; fuzzed).
+core_libpolicy_a_SOURCES += core/explain_query.h core/explain_query.c
+# The report's one writer (--refusal-report), for the core and every backend.
+core_libpolicy_a_SOURCES += core/event_report.h core/event_report.c
 core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 # The backend ABI signature (core/backend.h, "The ABI"): a checksum of the
 # contract's headers as the compiler sees them, so any change to what a
 # module uses changes it.  Rewritten only when it changes, so that nothing
 # is rebuilt for nothing.
-core/backend_abi.h: $(srcdir)/core/backend.h $(srcdir)/core/policy.h $(srcdir)/core/diag.h
+core/backend_abi.h: $(srcdir)/core/backend.h $(srcdir)/core/policy.h $(srcdir)/core/diag.h \
+		$(srcdir)/core/event_report.h
 	$(AM_V_GEN)$(MKDIR_P) core && \
 	$(CC) -E -P $(AM_CPPFLAGS) $(CPPFLAGS) -DHAS_BACKEND_ABI_HASHING $(srcdir)/core/backend.h >$@.i && \
 	sig=$$(cksum <$@.i | cut -d' ' -f1) && \
@@ -35,9 +40,11 @@ happy_agent_supervisor_SOURCES = \
 	core/cli.h core/cli.c \
 	core/diag.h core/diag.c \
 	core/exec_target.h core/exec_target.c \
+	core/explain.h core/explain.c core/explain_collect.h \
 	core/launch.h core/launch.c \
 	core/proxy_connect.h core/proxy_connect.c \
 	core/self_protect.h core/self_protect.c \
+	core/signal_name.h core/signal_name.c \
 	core/supervise.h core/supervise.c
 # The proxy's environment, the egress backend's and --connect's.
 happy_agent_supervisor_SOURCES += core/proxy_env.h

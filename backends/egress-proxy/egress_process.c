@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -51,42 +50,6 @@ __attribute__((noreturn)) static void report_and_exit(int control, const char *m
     _exit(1);
 }
 
-/*
- * Make writes to the report descriptor non-blocking without changing the
- * caller's open file description: O_NONBLOCK there is shared with every
- * other holder of it, and "--refusal-report 3 3>&1" would make the
- * workload's own stdout non-blocking (EAGAIN in programs that never asked
- * for it, and in the caller's shell after we exit).
- * - a socket: nothing to do, refusal_report_write sends with MSG_DONTWAIT;
- * - a FIFO or a character device (a pipe, a terminal): reopened through
- *   /proc/self/fd, a description of our own, with O_NONBLOCK (no file
- *   offset to lose for these);
- * - a regular file: a write does not wait for a reader; left alone;
- * - otherwise, or where the reopen fails (no /proc, macOS): the shared
- *   O_NONBLOCK as before -- never waiting beats being polite.
- */
-static void report_nonblocking(int fd)
-{
-    struct stat st;
-    bool known = fstat(fd, &st) == 0;
-    if (known && (S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
-        return;
-#ifdef __linux__
-    if (known && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
-        char path[40];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        int own = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        if (own >= 0) {
-            int moved = dup2(own, fd);
-            close(own);
-            if (moved == fd)
-                return;
-        }
-    }
-#endif
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
 /* Keep stderr (for libc's own fatal messages), the control socket as
  * descriptor 3 and the caller's refusal report as 4; everything else the
  * supervisor had open is none of the egress process's business. */
@@ -101,9 +64,8 @@ static int shed_descriptors(int control, int *report, char *err, size_t errlen)
     }
     int keep_below = r >= 0 ? REPORT_FD + 1 : CONTROL_FD + 1;
     *report = r >= 0 ? REPORT_FD : -1;
-    /* Never wait for a caller that reads its report slowly (backend.h). */
-    if (*report >= 0)
-        report_nonblocking(*report);
+    /* *report shares the supervisor's description, which the core made
+     * non-blocking (report_descriptor_nonblocking, event_report.h). */
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0) {
         snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));

@@ -19,7 +19,8 @@ EGRESS_POLICY_SOURCES = \
 # define.
 EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c \
 	backends/egress-proxy/egress_platform.h \
-	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c
+	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c \
+	backends/egress-proxy/egress_explain.c
 EGRESS_BACKEND_LIBS =
 # The egress process: one event loop over a small platform seam (evpoll.h:
 # how readiness is learnt; relay*.c: how bytes move; confine*.c: what the

@@ -60,22 +60,21 @@ struct landlock_state {
 static struct landlock_state state = {.ruleset = -1, .link = -1};
 static struct sandbox_limits limits;
 
-/* What this kernel or this design cannot enforce for the policy: the
- * message of the refusal, or NULL. */
-static const char *unenforceable(const struct policy *p, bool egress_open, char *buf, size_t size)
+const char *landlock_unenforceable(const struct policy *p, int abi, bool layered, char *buf, size_t size)
 {
-    if (state.abi == 0)
+    bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
+    if (abi == 0)
         return "Landlock is not available on this kernel (it needs Linux >= 5.13 with landlock in the lsm= "
                "boot list); use the linux-ns backend";
-    if (state.layered)
+    if (layered)
         return NULL; /* the network, signals and sockets are the outer boundary's */
     if (!egress_open && p->network.local_binding)
         return "\"localBinding\": true needs a network of the sandbox's own, which this backend cannot give "
                "(a server would listen on the host's interfaces); set it to false, or use the linux-ns backend";
-    if (geteuid() == 0 && state.abi < 6) {
+    if (geteuid() == 0 && abi < 6) {
         snprintf(buf, size, "a root caller needs Landlock's signal scope (ABI 6, Linux >= 6.12), or the "
                  "workload could signal every root process of the host; this kernel has ABI %d: run as an "
-                 "ordinary user, or use the linux-ns backend", state.abi);
+                 "ordinary user, or use the linux-ns backend", abi);
         return buf;
     }
     return connect_broker_unsupported();
@@ -91,7 +90,7 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
     state.layered = ctx->others_offer & SANDBOX_OFFER_SYSCALL_FILTER;
     bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
     char why[512], err[SANDBOX_ERROR_MAX];
-    const char *refusal = unenforceable(p, egress_open, why, sizeof why);
+    const char *refusal = landlock_unenforceable(p, state.abi, state.layered, why, sizeof why);
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
     if (state.layered)
@@ -254,4 +253,5 @@ SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .prepare = ll_prepare,
     .enter = ll_enter,
     .harden = ll_harden,
+    .explain = ll_explain,
 };

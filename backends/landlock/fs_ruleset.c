@@ -177,13 +177,14 @@ static size_t count(const char *const *list)
 #define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
                        LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
+static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+                                      "/dev/tty", NULL};
+
 static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen)
 {
-    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-                                          "/dev/tty"};
     struct walk w = {.ruleset = ruleset, .rights = handled & DEVICE_RIGHTS, .what = "device", .err = err,
                      .errlen = errlen};
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+    for (size_t i = 0; devices[i]; i++) {
         int fd = open(devices[i], O_PATH | O_CLOEXEC);
         struct stat st;
         if (fd < 0)
@@ -196,6 +197,16 @@ static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen
     return 0;
 }
 
+bool fs_own_terminal(int n, bool *read, bool *write)
+{
+    int mode = fcntl(n, F_GETFL);
+    if (mode < 0 || !isatty(n))
+        return false;
+    *read = (mode & O_ACCMODE) != O_WRONLY;
+    *write = (mode & O_ACCMODE) != O_RDONLY;
+    return true;
+}
+
 /* The caller's own terminal, which the workload holds as 0-2 already:
  * reopened by name (/dev/stdin, /dev/stderr, a tty check) it must stay
  * usable, with the access that descriptor has -- no more. */
@@ -204,18 +215,15 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
     for (int n = 0; n <= 2; n++) {
         char link[32];
         struct stat st;
-        int mode = fcntl(n, F_GETFL);
-        if (mode < 0 || !isatty(n))
+        bool rd, wr;
+        if (!fs_own_terminal(n, &rd, &wr))
             continue;
         snprintf(link, sizeof link, "/proc/self/fd/%d", n);
         int fd = open(link, O_PATH | O_CLOEXEC);
         if (fd < 0)
             continue;
-        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV;
-        if ((mode & O_ACCMODE) != O_WRONLY)
-            rights |= LANDLOCK_ACCESS_FS_READ_FILE;
-        if ((mode & O_ACCMODE) != O_RDONLY)
-            rights |= LANDLOCK_ACCESS_FS_WRITE_FILE;
+        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV | (rd ? LANDLOCK_ACCESS_FS_READ_FILE : 0) |
+                          (wr ? LANDLOCK_ACCESS_FS_WRITE_FILE : 0);
         struct walk w = {.ruleset = ruleset, .rights = handled & rights, .what = "terminal", .err = err,
                          .errlen = errlen};
         int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link) : 0;
@@ -284,4 +292,93 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);
     return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
+}
+
+/* A denial lies strictly beneath `dir`: grant() gave `dir` no rule of its
+ * own, only its entries one by one (and /dev is left out of the reads). */
+static const char *on_the_way(const char *dir, const char *const *denied, bool write)
+{
+    for (size_t i = 0; denied[i]; i++)
+        if (strcmp(denied[i], dir) != 0 && policy_path_at_or_beneath(denied[i], dir))
+            return denied[i];
+    return !write && strcmp(dir, DEV_ROOT) != 0 && policy_path_at_or_beneath(DEV_ROOT, dir) ? DEV_ROOT : NULL;
+}
+
+/* The rules fs_ruleset_add() makes, read back for one path (write: create
+ * it or write it; read: read it, list it if a directory). */
+/* `path` is the caller's terminal held as descriptor 0-2 with the access
+ * asked for, granted on its own inode (grant_own_terminal): rule[n] says so.
+ * Otherwise the other rules decide. */
+static bool own_terminal_grants(const char *path, bool write, char *rule, size_t n)
+{
+    struct stat at, held;
+    if (stat(path, &at) != 0 || !S_ISCHR(at.st_mode))
+        return false;
+    for (int fd = 0; fd <= 2; fd++) {
+        bool rd, wr;
+        if (fs_own_terminal(fd, &rd, &wr) && (write ? wr : rd) && fstat(fd, &held) == 0 &&
+            held.st_dev == at.st_dev && held.st_ino == at.st_ino) {
+            snprintf(rule, n, "the caller's own terminal (descriptor %d, open for %s): granted on its own inode "
+                     "with that access only", fd, rd && wr ? "reading and writing" : rd ? "reading" : "writing");
+            return true;
+        }
+    }
+    return false;
+}
+
+bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n)
+{
+    /* A rule on the inode itself: Landlock adds it to whatever else applies. */
+    if (own_terminal_grants(path, write, rule, n))
+        return true;
+    const char *const *denied = write ? l->no_write : l->no_read;
+    for (size_t i = 0; denied[i]; i++)
+        if (policy_path_at_or_beneath(path, denied[i])) {
+            const char *why = policy_path_covered(denied[i], l->no_read) ? "deniedReadPaths" :
+                              policy_path_covered(denied[i], l->write_denied) ? "deniedWritePaths" :
+                              "a kernel or device mount";
+            snprintf(rule, n, "%s \"%s\": left out of the Landlock %s grant", why, denied[i],
+                     write ? "write" : "read");
+            return false;
+        }
+    if (policy_path_covered(path, devices)) {
+        snprintf(rule, n, "one of the harmless devices granted for reading and writing");
+        return true;
+    }
+    /* What needs a right on a directory itself: creating in it (the
+     * parent of a path not there yet), listing it. */
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (write && !exists) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir ? 1 : 0] = '\0';
+    }
+    const char *way = (write && !exists) || (!write && exists && S_ISDIR(st.st_mode)) ?
+                      on_the_way(dir, denied, write) : NULL;
+    if (way) {
+        snprintf(rule, n, "\"%s\" is on the way to \"%s\", left out of the %s grant: the rules are on its "
+                 "entries, not on it, so nothing can be %s", dir, way, write ? "write" : "read",
+                 write ? "created in it" : "listed in it");
+        return false;
+    }
+    for (size_t i = 0; l->writable[i]; i++)
+        if (policy_path_at_or_beneath(path, l->writable[i]) && !policy_path_covered(l->writable[i], denied) &&
+            (write || policy_path_at_or_beneath(l->writable[i], DEV_ROOT))) {
+            snprintf(rule, n, "beneath writable root \"%s\"%s: Landlock %s rights granted", l->writable[i],
+                     l->writable[i] == l->workspace ? " (the working directory)" : "", write ? "write" : "read");
+            return true;
+        }
+    if (policy_path_at_or_beneath(path, DEV_ROOT)) {
+        snprintf(rule, n, "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
+        return false;
+    }
+    if (write) {
+        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
+        return false;
+    }
+    snprintf(rule, n, "no read denial covers it: Landlock read rights beneath /");
+    return true;
 }

@@ -93,6 +93,19 @@ uint64_t fs_rights_handled(int abi);
  * not noted), with their pools. */
 int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anchors *anchors, char *err,
                    size_t errlen);
+/* What those rules give `path` (absolute, normal form): true when it may
+ * be written (`write`) or read, and the rule that decides in rule[n]. */
+bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n);
+/* Descriptor n (0-2) is the caller's terminal, granted to the workload
+ * with the access it is open for (*read, *write). */
+bool fs_own_terminal(int n, bool *read, bool *write);
+
+/* backend.c: what prepare() refuses on this kernel for this policy, or
+ * NULL (`layered`: inside another boundary; `abi`: landlock_abi()). */
+const char *landlock_unenforceable(const struct policy *p, int abi, bool layered, char *buf, size_t size);
+
+/* explain.c: the hook for --explain (backend.h). */
+enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 /* socket_rules.c */
 struct socket_policy {

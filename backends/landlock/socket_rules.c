@@ -94,5 +94,8 @@ void socket_rules_init(struct connect_rules *rules, const struct socket_policy *
         .inet_ok = inet_ok,
         .path_writable = path_writable,
         .arg = sp,
+        .unix_refused = "a host socket (not beneath a writable root, or with another hard link)",
+        .inet_refused = "the host's network: only the proxy's loopback ports",
+        .meta_refused = "not beneath a writable root, or beneath a denied path",
     };
 }

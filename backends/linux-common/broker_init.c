@@ -7,7 +7,8 @@
  * fork by supervised_fork.c, with those signals blocked until then), reaps
  * every orphan that is reparented to it, lets go of every child that made
  * it its tracer (release_tracee), and when the workload ends writes the
- * workload's raw wait status (one int) to the status pipe and exits.  A
+ * workload's raw wait status, and whether anything the workload left still
+ * ran and was killed (two ints), to the status pipe and exits.  A
  * PID-namespace init cannot die of a signal it sends itself, hence the
  * pipe; the supervisor reproduces that status.
  *
@@ -21,8 +22,9 @@
  * workload's harden() hands it the seccomp listener over the link socket.
  *
  * It holds no descriptor but 0-2, the status pipe, the link (until the
- * listener arrives), the listener, a signalfd for SIGCHLD and the anchors
- * of entry_broker.c (directories and unnamed files pinned at launch); runs no
+ * listener arrives), the listener, a signalfd for SIGCHLD, the anchors
+ * of entry_broker.c (directories and unnamed files pinned at launch) and
+ * the caller's report (where the broker says what it refused); runs no
  * untrusted code, and is non-dumpable (the backend makes it so), so the
  * workload can neither ptrace it nor open its /proc/PID/mem, root or cwd.
  */
@@ -83,34 +85,61 @@ static bool kill_children(void)
     return found;
 }
 
-/* Kill and reap everything left, round by round, until no child remains. */
-static void kill_leftovers(void)
+/* Reap the children that have ended already: a zombie still has a /proc
+ * entry and takes a signal, and must not count as killed. */
+static void reap_ended(void)
 {
     int status;
-    while (kill_children())
-        while (waitpid(-1, &status, WNOHANG) > 0)
-            ;
-    while (waitpid(-1, &status, 0) > 0)
+    while (waitpid(-1, &status, WNOHANG) > 0)
         ;
 }
 
-/* Write the workload's status to the supervisor and exit (with a PID
- * namespace, the kernel then kills whatever is left in it). */
+/* Kill and reap everything left, round by round, until no child remains;
+ * true if anything was still running. */
+static bool kill_leftovers(void)
+{
+    int status;
+    bool killed = false;
+    reap_ended();
+    while (kill_children()) {
+        killed = true;
+        reap_ended();
+    }
+    while (waitpid(-1, &status, 0) > 0)
+        ;
+    return killed;
+}
+
+/* A PID-namespace init: whether anything but itself still runs in the
+ * namespace (its exit makes the kernel kill that; kill(-1) from the init
+ * reaches exactly the namespace's processes, and fails with ESRCH when
+ * there is none). */
+static bool namespace_leftovers(void)
+{
+    if (getpid() != 1)
+        return false;
+    reap_ended();
+    return kill(-1, SIGKILL) == 0;
+}
+
+/* Write the workload's status and whether the sandbox killed anything the
+ * workload left (two ints, one write) to the supervisor and exit (with a
+ * PID namespace, the kernel then kills whatever is left in it). */
 __attribute__((noreturn))
 static void report(int status_fd, int status)
 {
-    if (kill_orphans_first)
-        kill_leftovers();
-    if (limits)
-        sandbox_limits_end(limits);
+    bool killed = kill_orphans_first ? kill_leftovers() : namespace_leftovers();
+    if (limits && sandbox_limits_end(limits))
+        killed = true;
     /* Nothing of the sandbox runs any more: what is left of the pools of
      * directories goes (the supervisor waits for this report). */
     entry_broker_remove_pools(pools_to_remove);
+    int out[2] = {status, killed};
     ssize_t n;
     do
-        n = write(status_fd, &status, sizeof status);
+        n = write(status_fd, out, sizeof out);
     while (n < 0 && errno == EINTR);
-    if (n == (ssize_t)sizeof status)
+    if (n == (ssize_t)sizeof out)
         _exit(0);
     /* The status could not be sent: say as much as an exit code can. */
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
@@ -177,18 +206,19 @@ static int take_listener(int link)
 }
 
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans, const struct sandbox_limits *lim)
+                     bool kill_orphans, int report_fd, const struct sandbox_limits *lim)
 {
     char err[256];
     kill_orphans_first = kill_orphans;
     limits = lim;
     pools_to_remove = rules ? rules->anchors : NULL;
-    /* The status pipe, the link, the limits' descriptors, and the anchors
-     * the broker acts from. */
-    static int keep[2 + 8 + ENTRY_BROKER_MAX_FDS];
+    /* The status pipe, the link, the report, the limits' descriptors, and
+     * the anchors the broker acts from. */
+    static int keep[3 + 8 + ENTRY_BROKER_MAX_FDS];
     keep[0] = status_fd;
     keep[1] = link;
-    size_t nkeep = 2 + (lim ? sandbox_limits_fds(lim, keep + 2) : 0);
+    keep[2] = report_fd;
+    size_t nkeep = 3 + (lim ? sandbox_limits_fds(lim, keep + 3) : 0);
     nkeep += entry_broker_fds(rules, keep + nkeep, ENTRY_BROKER_MAX_FDS);
     if (fd_close_except_unsorted(keep, nkeep, err, sizeof err) != 0)
         _exit(125);
@@ -216,7 +246,7 @@ void broker_init_run(pid_t workload, int status_fd, int link, const struct conne
             link = -1;
             /* No broker (out of memory): the workload's connect() calls
              * then fail (ENOSYS once the listener is closed), never pass. */
-            if (listener >= 0 && !(broker = connect_broker_new(listener, rules))) {
+            if (listener >= 0 && !(broker = connect_broker_new(listener, rules, report_fd))) {
                 close(listener);
                 listener = -1;
             }

@@ -88,6 +88,11 @@ struct connect_rules {
      * and removes entries (entry_broker.h).  NULL: none. */
     const struct entry_anchors *anchors;
     const void *arg;
+    /* Why each check above refuses, for the caller's report (README
+     * "Refusal report"): the rule, in a few words.  NULL: a generic one. */
+    const char *unix_refused;
+    const char *inet_refused;
+    const char *meta_refused;
 };
 
 #define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
@@ -98,8 +103,9 @@ struct pollfd;
  * supervisor may refuse it, and then every AF_UNIX connect is refused:
  * closed, not open.) */
 const char *connect_broker_unsupported(void);
-/* `rules` must outlive the broker. */
-struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules);
+/* `rules` must outlive the broker.  report_fd: the caller's report
+ * (backend.h), which gets a line for every call the rules refuse, or -1. */
+struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules, int report_fd);
 /* Answer one notification (the listener is readable).  0, or -1 when the
  * listener failed. */
 int connect_broker_serve(struct connect_broker *b);
@@ -126,13 +132,16 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
  * workload once the workload is forked; never returns.  It forwards the
  * signals the supervisor forwards, reaps, makes the workload's connect()
  * calls once `link` brings the seccomp listener (tag 's'), and writes the
- * workload's wait status (one int) to status_fd.  kill_orphans: it is not
+ * workload's wait status and whether it killed anything the workload left
+ * (backend.h's status_fd: two ints) to status_fd.  kill_orphans: it is not
  * a PID-namespace init; it made itself the subreaper before the fork, and
- * kills what the workload left behind before it reports.
+ * kills what the workload left behind before it reports.  report_fd: the
+ * caller's report, kept open for the broker (-1: none).  limits: the
+ * policy's (sandbox_limits.h), ended and reported with the workload, or NULL.
  */
 struct sandbox_limits;
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans,
+                     bool kill_orphans, int report_fd,
                      const struct sandbox_limits *limits) __attribute__((noreturn));
 
 /* landlock_sys.c */

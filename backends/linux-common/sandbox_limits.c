@@ -6,13 +6,10 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "policy_paths.h"
@@ -149,52 +146,46 @@ int sandbox_limits_enter(const struct sandbox_limits *l, char *err, size_t errle
 
 size_t sandbox_limits_fds(const struct sandbox_limits *l, int *fds)
 {
-    size_t n = l->grouped ? cgroup_fds(&l->group, fds) : 0;
-    if (n && l->report_fd >= 0)
-        fds[n++] = l->report_fd;
-    return n;
+    return l->grouped ? cgroup_fds(&l->group, fds) : 0;
 }
 
-/* One line to the refusal report, never blocking (README.md, "Refusal report"). */
-static void report_line(int fd, const char *limit, unsigned long long value, unsigned long long count)
+/* What a limit-reached line says (README.md, "Refusal report"). */
+struct reached {
+    const char *limit;
+    unsigned long long value, count;
+};
+
+static void reached_fields(struct report_line *line, const void *arg)
 {
-    struct timespec ts;
-    struct tm tm;
-    char date[40] = "1970-01-01T00:00:00", line[512];
-    clock_gettime(CLOCK_REALTIME, &ts);
-    if (gmtime_r(&ts.tv_sec, &tm))
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-    int n = snprintf(line, sizeof line,
-                     "{\"event\":\"limit-reached\",\"time\":\"%s.%03dZ\",\"limit\":\"%s\",\"value\":%llu,\"count\":%llu,\"dropped\":0}\n",
-                     date, (int)(ts.tv_nsec / 1000000 % 1000), limit, value, count);
-    ssize_t w = send(fd, line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    struct pollfd p = {.fd = fd, .events = POLLOUT};
-    /* Not a socket: written only when it would not block (a pipe with room). */
-    if (w < 0 && errno == ENOTSOCK && poll(&p, 1, 0) == 1 && (p.revents & POLLOUT))
-        w = write(fd, line, (size_t)n);
-    (void)w;
+    const struct reached *r = arg;
+    report_field_string(line, "limit", r->limit, 32);
+    report_field_uint(line, "value", r->value);
+    report_field_uint(line, "count", r->count);
 }
 
-void sandbox_limits_end(const struct sandbox_limits *l)
+bool sandbox_limits_end(const struct sandbox_limits *l)
 {
     if (!l->grouped)
-        return;
+        return false;
     const struct cgroup_group *g = &l->group;
     unsigned long long oom = cgroup_event_count(g->memory_events_fd, "oom_kill");
     unsigned long long forks = cgroup_event_count(g->pids_events_fd, "max");
     if (oom) {
         diag("the sandbox reached limits.memoryBytes (%llu bytes): the kernel killed its processes (%llu OOM kill%s)",
              l->want.memory_bytes, oom, oom == 1 ? "" : "s");
-        if (l->report_fd >= 0)
-            report_line(l->report_fd, "memoryBytes", l->want.memory_bytes, oom);
+        report_write(l->report_fd, "limit-reached", reached_fields,
+                     &(struct reached){"memoryBytes", l->want.memory_bytes, oom});
     }
     if (forks) {
         diag("the sandbox reached limits.processes (%llu): fork failed with EAGAIN %llu time%s",
              l->want.processes, forks, forks == 1 ? "" : "s");
-        if (l->report_fd >= 0)
-            report_line(l->report_fd, "processes", l->want.processes, forks);
+        report_write(l->report_fd, "limit-reached", reached_fields,
+                     &(struct reached){"processes", l->want.processes, forks});
     }
+    /* Something of the sandbox still runs: this kill ends it. */
+    bool left = cgroup_event_count(g->events_fd, "populated") != 0;
     /* The tree ends now; waiting for the group to empty and removing it
      * is the keeper's, once the supervisor has gone, off the caller's wait. */
     cgroup_kill(g);
+    return left;
 }

@@ -43,11 +43,14 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
 /* The workload, right after its fork: into the group, the rlimits.  -1 with err. */
 int sandbox_limits_enter(const struct sandbox_limits *l, char *err, size_t errlen);
 
-/* The descriptors the middle process keeps for sandbox_limits_end() (at most 7). */
+/* The group's descriptors the middle process keeps for sandbox_limits_end()
+ * (at most 6; the report is kept by broker_init_run itself). */
 size_t sandbox_limits_fds(const struct sandbox_limits *l, int *fds);
 
 /* The middle process, once the workload ended: tell the caller which limit
- * the tree reached (stderr, the refusal report), end the tree, remove the group. */
-void sandbox_limits_end(const struct sandbox_limits *l);
+ * the tree reached (stderr, the refusal report's limit-reached), end the
+ * tree (the keeper removes the group).  True when the group still held a
+ * process, which this kill ended. */
+bool sandbox_limits_end(const struct sandbox_limits *l);
 
 #endif

@@ -93,7 +93,8 @@ static void middle_main(const struct sandbox_ctx *ctx, const struct supervised_f
     if (sf->build)
         sf->build(ctx, ch->link[0]);
     sigprocmask(SIG_SETMASK, unblocked, NULL);
-    broker_init_run(workload, ch->status[1], ch->link[0], sf->rules, !sf->pid_namespace, sf->limits);
+    broker_init_run(workload, ch->status[1], ch->link[0], sf->rules, !sf->pid_namespace, ctx->report_fd,
+                    sf->limits);
 }
 
 /* The workload right after the fork. */

@@ -57,6 +57,20 @@ static bool have_mount_setattr(void)
     return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) != 0 && errno != ENOSYS;
 }
 
+bool linux_ns_legacy_mounts(void)
+{
+    /* Read from the supervisor's own environment, not the workload's. */
+    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
+    return (force && strcmp(force, "1") == 0) || !have_mount_setattr();
+}
+
+const char *linux_ns_unenforceable(const struct policy *p)
+{
+    /* Without the connect() check no socket can be checked: refused, not
+     * left open. */
+    return p->mode != POLICY_MODE_FULL_ACCESS ? connect_broker_unsupported() : NULL;
+}
+
 static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
@@ -66,12 +80,8 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     state.gid = getegid();
     state.link = -1;
     kernel_diag_set_alternatives(ctx->alternatives);
-    /* Read from the supervisor's own environment, not the workload's. */
-    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
-    state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
-    /* Without the connect() check no socket can be checked: refused, not
-     * left open. */
-    const char *no_broker = state.sandbox ? connect_broker_unsupported() : NULL;
+    state.legacy_mounts = linux_ns_legacy_mounts();
+    const char *no_broker = linux_ns_unenforceable(p);
     if (no_broker)
         return sandbox_fail(ctx, "%s", no_broker);
     /* The PID namespace ends the tree: a group only for what it bounds. */
@@ -143,7 +153,10 @@ static void workload_await_sandbox(int link)
  * connect() on the workload's behalf would not be bound by the workload's
  * Landlock scope: they are refused (abstract_ok, set in ns_enter()).  TCP
  * destinations are the network namespace's to judge. */
-static struct connect_rules init_rules = {.unix_path_ok = host_ipc_socket_on_writable_mount};
+static struct connect_rules init_rules = {
+    .unix_path_ok = host_ipc_socket_on_writable_mount,
+    .unix_refused = "a host socket, on a read-only mount of the sandbox's view",
+};
 
 /* The supervisor splits by clone(2) into the namespaces; the child is PID 1
  * of the new PID namespace, whose exit kills everything left in it. */
@@ -211,4 +224,5 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .prepare = ns_prepare,
     .enter = ns_enter,
     .harden = ns_harden,
+    .explain = ns_explain,
 };

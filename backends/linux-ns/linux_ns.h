@@ -60,6 +60,10 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
 /* In the child, before the workload is forked: a session of its own (no
  * controlling terminal, out of the caller's process group), a hostname. */
 int userns_init_session(char *err, size_t errlen);
+/* --explain: the launch's clone, its init's id maps, session and hostname,
+ * and its first mount, in a child that then exits; nothing else is built.
+ * 0, or -1 with the message the launch would fail with. */
+int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen);
 
 /* userns_limits.c */
 /* Before the clone: read the caller's /proc/sys/user/max_* and work out the
@@ -75,6 +79,9 @@ int userns_limits_write(char *err, size_t errlen);
  * (40,000 copies of one path once held the kernel's mount lock for most of
  * a minute).  NULL-terminated; free() the array only.  NULL: out of memory. */
 const char **mount_policy_merged(const struct string_list *list, const char *extra);
+/* The writable roots, merged: the cwd (workspace_write, auto) and
+ * allowedWritePaths.  NULL-terminated; free() the array only. */
+const char **mount_policy_roots(const struct sandbox_ctx *ctx);
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                        char *err, size_t errlen);
 /* After the init joined the sandbox's network namespace: its own sysfs. */
@@ -83,6 +90,11 @@ int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx
 
 /* kernel_fs.c (needs mount_ops.h for struct sp_node) */
 struct sp_node;
+/* Each top-level global entry of root_fd's /proc that is masked: a regular
+ * file only its owner may read and nobody write, now; fn gets /proc's
+ * descriptor and the name, nonzero stops.  0, fn's nonzero, or -1 with err. */
+typedef int (*kernel_fs_proc_fn)(int proc_fd, const char *name, void *arg);
+int kernel_fs_each_proc_masked(int root_fd, kernel_fs_proc_fn fn, void *arg, char *err, size_t errlen);
 /* The private procfs's owner-only global files masked. */
 int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
 /* Every writable kernel-filesystem mount of the view (outside the private
@@ -105,6 +117,14 @@ int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx 
  * exchange can move a denial; refuse a denied file with other hard links. */
 int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
                    char *err, size_t errlen);
+
+/* backend.c: what prepare() refuses for this policy (NULL: nothing), and
+ * whether the mounts take the legacy path (for --explain too). */
+const char *linux_ns_unenforceable(const struct policy *p);
+bool linux_ns_legacy_mounts(void);
+
+/* explain.c: the hook for --explain (backend.h). */
+enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 /* netns.c */
 /* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,

@@ -89,9 +89,7 @@ const char **mount_policy_merged(const struct string_list *list, const char *ext
     return out;
 }
 
-/* The writable roots, sorted: the cwd (workspace_write, auto) and
- * allowedWritePaths.  NULL-terminated; free() the array only. */
-static const char **writable_root_list(const struct sandbox_ctx *ctx)
+const char **mount_policy_roots(const struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
     return mount_policy_merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
@@ -291,7 +289,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     const char **roots = NULL;
     if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) != 0)
         goto out;
-    if (!(roots = writable_root_list(ctx))) {
+    if (!(roots = mount_policy_roots(ctx))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }

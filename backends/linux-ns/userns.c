@@ -43,8 +43,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux_ns.h"
@@ -166,4 +168,43 @@ int userns_init_session(char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen)
+{
+    int said[2];
+    if (pipe2(said, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot create a pipe for the namespace probe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = userns_clone(err, errlen);
+    if (pid < 0) {
+        close(said[0]);
+        close(said[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* The launch's init, up to its first mount, then nothing more. */
+        char why[SANDBOX_ERROR_MAX] = "";
+        if (userns_child_setup(st, why, sizeof why) == 0 && userns_init_session(why, sizeof why) == 0 &&
+            mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+            /* mount_policy_apply()'s first step, where AppArmor's restriction shows. */
+            kernel_diag_userns("cannot make the mount namespace private", errno, why, sizeof why);
+        ssize_t w = write(said[1], why, strlen(why));
+        _exit(w < 0 ? 1 : 0);
+    }
+    close(said[1]);
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < errlen && ((n = read(said[0], err + got, errlen - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+        got += n > 0 ? (size_t)n : 0;
+    err[got] = '\0';
+    close(said[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    close(lifeline[1]); /* the child's proof that we live, not needed now */
+    if (got == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        snprintf(err, errlen, "the namespace probe ended with wait status 0x%x", status);
+    return err[0] ? -1 : 0;
 }

@@ -191,4 +191,5 @@ SANDBOX_BACKEND_DEFINE(seatbelt_backend) = {
     .prepare = seatbelt_prepare,
     .enter = seatbelt_enter,
     .harden = seatbelt_harden,
+    .explain = sandbox_explain_noop, /* not yet: README "Explain mode" */
 };

@@ -21,6 +21,11 @@ EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
+# --explain against real runs of both Linux backends (generated policies).
+if HOST_LINUX
+BINARY_TESTS += tests/core/explain.sh
+endif
+EXTRA_DIST += tests/core/explain.sh tests/core/explain_gen.py tests/core/explain-query-corpus
 
 # Example backend modules, built the way a developer outside core/ would
 # build one: only the public header, -DHAS_BACKEND_MODULE, a libtool module.
@@ -108,4 +113,10 @@ tests_core_fuzz_policy_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 tests_core_fuzz_policy_LDFLAGS = -fsanitize=fuzzer,address,undefined
 tests_core_fuzz_policy_LDADD = core/libpolicy.a $(CJSON_LIBS)
 FUZZERS_LIST += tests/core/fuzz_policy:tests/core/policy-corpus
+noinst_PROGRAMS += tests/core/fuzz_explain_query
+tests_core_fuzz_explain_query_SOURCES = tests/core/fuzz_explain_query.c
+tests_core_fuzz_explain_query_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) -fsanitize=fuzzer,address,undefined
+tests_core_fuzz_explain_query_LDFLAGS = -fsanitize=fuzzer,address,undefined
+tests_core_fuzz_explain_query_LDADD = core/libpolicy.a $(CJSON_LIBS)
+FUZZERS_LIST += tests/core/fuzz_explain_query:tests/core/explain-query-corpus
 endif

@@ -95,6 +95,15 @@ print(n)')
         wait "$bomb"; RC=$?; exec 5>&-
         OUT=$(cat "$T_TMP/out")
         expect_out '^19 EAGAIN$' "$b: a fork bomb under processes 20 gets EAGAIN at the limit"
+        if can_group pids; then
+            "$PY" - "$T_TMP/report" <<'PYEOF' && ok "$b: the report has limit-reached (processes, 20, a count), then workload-ended with the leftovers killed" || fail "$b: report: $(cat "$T_TMP/report")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+reached = [e for e in lines if e["event"] == "limit-reached"]
+assert reached and reached[0]["limit"] == "processes" and reached[0]["value"] == 20 and reached[0]["count"] >= 1, lines
+assert lines[-1]["event"] == "workload-ended" and lines[-1]["killedBySupervisor"] is True, lines
+PYEOF
+        fi
         [ "$sib" = 30 ] && ok "$b: a sibling process of the caller forks meanwhile" || fail "$b: the sibling forked $sib of 30"
         sleep 0.5
         left=$(pgrep -f "$marker" | wc -l)

@@ -100,5 +100,6 @@ SANDBOX_BACKEND_DEFINE(recorder_backend) = {
 #ifndef RECORDER_NO_HARDEN
     .harden = recorder_harden,
 #endif
+    .explain = sandbox_explain_noop,
 };
 #endif
