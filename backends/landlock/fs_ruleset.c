@@ -358,10 +358,27 @@ bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, c
     }
     const char *way = (write && !exists) || (!write && exists && S_ISDIR(st.st_mode)) ?
                       on_the_way(dir, denied, write) : NULL;
+    if (way && !write) {
+        /* fs_anchors_note(): the broker opens it for listing (entry_broker.c). */
+        snprintf(rule, n, "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's name "
+                 "shows, its content does not)", dir, way);
+        return true;
+    }
     if (way) {
-        snprintf(rule, n, "\"%s\" is on the way to \"%s\", left out of the %s grant: the rules are on its "
-                 "entries, not on it, so nothing can be %s", dir, way, write ? "write" : "read",
-                 write ? "created in it" : "listed in it");
+        /* fs_anchors_note() in a writable root: the broker makes entries there but the kept names,
+         * those that are denied or lead to a denied path (denied ones were refused above). */
+        for (size_t i = 0; denied[i]; i++)
+            if (policy_path_at_or_beneath(denied[i], path)) {
+                snprintf(rule, n, "leads to \"%s\": the broker never makes, renames or removes it", denied[i]);
+                return false;
+            }
+        for (size_t i = 0; l->writable[i]; i++)
+            if (policy_path_at_or_beneath(dir, l->writable[i]) && !policy_path_covered(l->writable[i], denied)) {
+                snprintf(rule, n, "\"%s\" is on the way to \"%s\" in writable root \"%s\": made by the broker",
+                         dir, way, l->writable[i]);
+                return true;
+            }
+        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
         return false;
     }
     for (size_t i = 0; l->writable[i]; i++)
