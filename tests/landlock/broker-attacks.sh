@@ -105,12 +105,17 @@ call("unlinkat outside dirfd", libc.unlinkat(os.open(out, os.O_RDONLY | os.O_DIR
 call("proc cwd .git", libc.open(b"/proc/self/cwd/.git/hooks/pre-commit", os.O_CREAT | os.O_WRONLY, 0o755))
 call("dotdot .git", libc.open(b"src/../.git/hooks/pre-commit", os.O_CREAT | os.O_WRONLY, 0o755))
 call("rename .git via dotdot", libc.rename(b"src/../.git", b"g2"))
+# openat2 is not brokered: with O_CREAT it is Landlock's alone.
+how = (ctypes.c_uint64 * 3)(os.O_CREAT | os.O_WRONLY, 0o755, 0)
+call("openat2 .git", libc.syscall(437, AT_FDCWD, b".git/hooks/pre-commit", how, 24))
+call("openat2 outside", libc.syscall(437, AT_FDCWD, (out + "/dir/o2").encode(), how, 24))
 PY
 ll_run "$POL" -- "${T[@]}" "$PY" "$T_TMP/edge.py" "$OUTSIDE"
 for what in "mknod char" "mknod block" "mknod setuid file" "open setuid" "link outside in" "linkat follow symlink" \
     "linkat empty path" "linkat proc fd" "rename top to outside" "rename outside to top" "exchange outside" \
     "openat outside dirfd" "mkdirat outside dirfd" "symlinkat outside dirfd" "renameat to outside dirfd" \
-    "unlinkat outside dirfd" "proc cwd .git" "dotdot .git" "rename .git via dotdot"; do
+    "unlinkat outside dirfd" "proc cwd .git" "dotdot .git" "rename .git via dotdot" "openat2 .git" \
+    "openat2 outside"; do
     expect_out "^$what E" "refused: $what"
 done
 [ -z "$(ls "$OUTSIDE/dir")" ] && [ "$(ls "$OUTSIDE")" = "$(printf 'dir\nvictim')" ] && ok "nothing made outside" ||
