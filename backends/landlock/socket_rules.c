@@ -18,7 +18,7 @@
  *    and no denied path: what Landlock would have let the workload write
  *    (it does not mediate those calls itself); never in a pool of
  *    directories (fs_dir_pool.c), which the workload must not list;
- *  - an entry the broker renames or links in a directory that is no anchor
+ *  - an entry the broker renames to or from a directory that is no anchor
  *    (entry_broker.c): the same, judged by the entry's own path, which
  *    must not lead to a denied path or a pool either.
  */
