@@ -29,8 +29,9 @@
  *     be neither made, renamed, removed nor replaced).  What it does is
  *     thus decided by (anchor, name) alone, whatever the workload's path
  *     said or says now.  The other side of a rename or link, when it is no
- *     anchor, must lie beneath a writable root and no denial
- *     (rules->path_writable): the broker is not bound by Landlock.
+ *     anchor, must lie beneath a writable root and neither be nor lead to
+ *     a denied path (rules->entry_writable): the broker is not bound by
+ *     Landlock.
  * The broker holds the workload's uid and groups and no capability, so the
  * kernel judges ownership and permissions as for the workload's own call;
  * the workload's umask (from /proc) is applied to new modes.
@@ -214,15 +215,17 @@ static bool kept(const struct entry_anchor *a, const char *name)
     return false;
 }
 
-/* The side may take the change: an anchor's name that is not kept, or a
- * directory the backend calls writable.  0 or -EACCES. */
+/* The side may take the change: an anchor's name that is not kept, or an
+ * entry the backend calls writable -- judged by the entry, not only its
+ * directory: a directory on the way to a denial that is no anchor (past
+ * the ones pinned at launch) holds a denied name too.  0 or -EACCES. */
 static int side_ok(const struct side *s, const struct connect_rules *rules)
 {
     if (s->pool)
         return -EACCES;
     if (s->anchor)
         return kept(s->anchor, s->name) ? -EACCES : 0;
-    return rules->path_writable && rules->path_writable(s->dir, &s->st, rules->arg) == 0 ? 0 : -EACCES;
+    return rules->entry_writable && rules->entry_writable(s->dir, s->name, rules->arg) == 0 ? 0 : -EACCES;
 }
 
 /* The calling thread's umask (its /proc status), or 077 when unreadable:

@@ -84,6 +84,11 @@ struct connect_rules {
      * utimes, xattrs; meta_broker.c): 0 or -errno.  NULL: those calls are
      * not brokered (the seccomp shape sends none). */
     int (*path_writable)(int fd, const struct stat *st, const void *arg);
+    /* The entry `name` of directory `dir` (O_PATH) may be made, replaced,
+     * renamed or removed by the broker (entry_broker.c, in a directory
+     * that is no anchor): it lies beneath a writable root and neither is
+     * nor leads to a denied path.  0 or -errno.  NULL: refused. */
+    int (*entry_writable)(int dir, const char *name, const void *arg);
     /* The directories on the way to a denied path, where the broker makes
      * and removes entries (entry_broker.h).  NULL: none. */
     const struct entry_anchors *anchors;

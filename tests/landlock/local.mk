@@ -1,7 +1,7 @@
 # tests/landlock: the landlock backend, attacked from inside on a host
 # where no user namespace can be made (lib-landlock.sh).
 LANDLOCK_TESTS = tests/landlock/filesystem.sh tests/landlock/network.sh tests/landlock/attacks.sh \
-	tests/landlock/top-level.sh tests/landlock/real-work.sh \
+	tests/landlock/top-level.sh tests/landlock/real-work.sh tests/landlock/broker-attacks.sh \
 	tests/landlock/max-userns-0.sh
 if HOST_LINUX
 check_PROGRAMS += tests/landlock/helpers/no_userns

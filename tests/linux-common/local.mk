@@ -25,6 +25,6 @@ endif
 EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh
 # The policy's limits, from outside, on both Linux backends.
 if HOST_LINUX
-BINARY_TESTS += tests/linux-common/limits.sh
+BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh
 endif
-EXTRA_DIST += tests/linux-common/limits.sh
+EXTRA_DIST += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh
