@@ -12,7 +12,7 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 me=$(id -u)
 my_gid=$(id -g)
-ws=$(mktemp -d "$HOME/.has-attacks-2026.XXXXXX") || skip "cannot make a directory in HOME ($HOME)"
+ws=$(mktemp -d "$HOME/.has-uid-scratch-attacks.XXXXXX") || skip "cannot make a directory in HOME ($HOME)"
 trap 'rm -rf "$ws"; t_cleanup' EXIT
 cd "$ws" || exit 2
 POL=$(policy workspace_write false false '"scratch":{"sizeBytes":1048576}')
