@@ -531,6 +531,14 @@ scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t 
         snprintf(err, errlen, "cannot set the seccomp bad-architecture action: %s", strerror(-rc));
         goto fail;
     }
+    /* A binary tree of syscall numbers instead of a linear chain of
+     * comparisons (libseccomp >= 2.5): the same rules and actions, fewer
+     * instructions run per syscall and a shorter load. */
+    rc = seccomp_attr_set(f, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot select libseccomp's binary-tree filter layout: %s", strerror(-rc));
+        goto fail;
+    }
     if (select_arch(f, arch, err, errlen) != 0)
         goto fail;
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {

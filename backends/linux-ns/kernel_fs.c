@@ -16,9 +16,12 @@
  *    mem) are read-only as well.  Reopening a descriptor through
  *    /proc/self/fd/N still works: the open lands on the file's own mount.
  *    Files only their owner may read and none may write (timer_list shows
- *    host tasks and pids, slabinfo, kmsg, kpage*) are masked with /dev/null,
- *    so a root caller reads no more than an ordinary one; found by listing
- *    the directory.
+ *    host tasks and pids, slabinfo, kmsg, kpage*) are masked with /dev/null
+ *    when the caller is root, so it reads no more than an ordinary one;
+ *    found by listing the directory.  For any other caller nothing is
+ *    listed or masked: the owner, the host's uid 0, is not mapped in the
+ *    sandbox and the workload holds no capability, so the kernel's own
+ *    permission check refuses the open (EACCES), as it does outside.
  *  - Every other mount of a kernel filesystem that is writable in the
  *    sandbox's view is made read-only: the tree is read-only already, but a
  *    writable root can hold one (a chroot or build root with its own /proc

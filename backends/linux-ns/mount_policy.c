@@ -7,7 +7,8 @@
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
  *   3. a private minimal /dev (dev.c) and a private, read-only procfs for
- *      the new PID namespace, owner-only files masked (kernel_fs.c) — before
+ *      the new PID namespace, owner-only files masked for a root caller
+ *      (kernel_fs.c) — before
  *      the policy paths, so that a denial under /proc or /dev lands on what
  *      the workload sees;
  *   4. writable roots, parents before children, bound writable; the
@@ -297,7 +298,8 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         goto out;
     if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
-        kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
+        /* owner-only files: only a root caller's uid 0 owns them (kernel_fs.c) */
+        (st->uid == 0 && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
         scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
         /* after the writable roots: one may hold a procfs or sysfs mount */

@@ -45,7 +45,8 @@ endif
 EXTRA_DIST += $(LINUX_NS_TESTS) tests/linux-ns/lib-ns.sh \
 	tests/linux-ns/tty_session.py tests/linux-ns/sysv_ipc.py \
 	tests/linux-ns/sock_server.py tests/linux-ns/sock_client.py tests/linux-ns/families.py tests/linux-ns/bench-launch \
-	tests/linux-ns/bench-connect tests/linux-ns/bench-load tests/linux-ns/bench-ab
+	tests/linux-ns/bench-connect tests/linux-ns/bench-load tests/linux-ns/bench-ab \
+	tests/linux-ns/benchlib.py
 
 # Unit tests of the pure path logic (merging lists into mounts, resolving
 # without links): linked against the backend's own archive.
