@@ -120,7 +120,7 @@ static int is_name(int proc_fd, const char *name, void *arg)
  * host's lists the same global entries, with the same modes). */
 static bool proc_masked(const char *path)
 {
-    if (strncmp(path, "/proc/", 6) != 0 || strchr(path + 6, '/') || !path[6])
+    if (!kernel_fs_masks_proc(geteuid()) || strncmp(path, "/proc/", 6) != 0 || strchr(path + 6, '/') || !path[6])
         return false;
     char err[256];
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -239,10 +239,13 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
     sandbox_explain_add(ctx, out, "dev", "/dev", "private and minimal: null, zero, full, random, urandom, tty, "
                         "a new pts instance, and shm (a private 64 MiB tmpfs)");
     sandbox_explain_add(ctx, out, "proc", "/proc", "the sandbox's own procfs (its processes only), read-only; "
-                        "owner-only global files and /proc/keys masked");
+                        "/proc/keys masked");
     char err[256];
-    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (root < 0 || kernel_fs_each_proc_masked(root, add_proc_masked, pl, err, sizeof err) < 0)
+    int root = kernel_fs_masks_proc(geteuid()) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -2;
+    if (root == -2)
+        sandbox_explain_add(ctx, out, "proc", "/proc", "owner-only global files: refused by the kernel to this "
+                            "caller's uid, no mask needed");
+    else if (root < 0 || kernel_fs_each_proc_masked(root, add_proc_masked, pl, err, sizeof err) < 0)
         sandbox_explain_add(ctx, out, "proc", "/proc", "which owner-only files are masked cannot be listed here: %s",
                             root < 0 ? strerror(errno) : err);
     if (root >= 0)

@@ -95,6 +95,10 @@ struct sp_node;
  * descriptor and the name, nonzero stops.  0, fn's nonzero, or -1 with err. */
 typedef int (*kernel_fs_proc_fn)(int proc_fd, const char *name, void *arg);
 int kernel_fs_each_proc_masked(int root_fd, kernel_fs_proc_fn fn, void *arg, char *err, size_t errlen);
+/* Whether a caller of `uid` gets those masks: only a root caller's uid 0
+ * inside owns them; any other caller's workload is refused them by the
+ * kernel (no capability, uid 0 unmapped). */
+bool kernel_fs_masks_proc(uid_t caller_uid);
 /* The private procfs's owner-only global files masked. */
 int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
 /* Every writable kernel-filesystem mount of the view (outside the private

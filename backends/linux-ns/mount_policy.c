@@ -298,8 +298,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         goto out;
     if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
-        /* owner-only files: only a root caller's uid 0 owns them (kernel_fs.c) */
-        (st->uid == 0 && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
+        (kernel_fs_masks_proc(st->uid) && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
         scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
         /* after the writable roots: one may hold a procfs or sysfs mount */
