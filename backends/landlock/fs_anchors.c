@@ -20,8 +20,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "landlock.h"
@@ -62,6 +66,42 @@ static char **kept_names(const char *dir, const char *const *excl, size_t n)
     return names;
 }
 
+/* File systems that may match a name in another case: FAT and exFAT
+ * always; NTFS, HFS+ and SMB by default (magic numbers from the kernel's
+ * headers, or the file systems' own where the headers have none). */
+bool fs_type_folds_case(unsigned long type)
+{
+    static const unsigned long folding[] = {
+        MSDOS_SUPER_MAGIC, 0x2011bab0 /* exfat */, 0x5346544e /* ntfs */, 0x7366746e /* ntfs3 */,
+        0x482b /* hfsplus */, SMB_SUPER_MAGIC, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */,
+    };
+    for (size_t i = 0; i < sizeof folding / sizeof folding[0]; i++)
+        if (type == folding[i])
+            return true;
+    return false;
+}
+
+/* The broker keeps the denied names of a write anchor as bytes: where the
+ * directory matches names without regard to case (a case-folding ext4,
+ * f2fs or tmpfs directory, or a file system above), ".GIT" would reach
+ * the denied ".git" unrecognised.  NULL, or what folds. */
+static const char *folds_case(int fd, char *buf, size_t size)
+{
+    int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return NULL; /* a directory we cannot open: Landlock alone judges in it */
+    struct statfs sf;
+    int flags = 0;
+    const char *why = NULL;
+    if (fstatfs(dfd, &sf) == 0 && fs_type_folds_case((unsigned long)sf.f_type))
+        why = (snprintf(buf, size, "its file system (type 0x%lx) matches names without regard to case",
+                        (unsigned long)sf.f_type), buf);
+    else if (ioctl(dfd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_CASEFOLD_FL))
+        why = "it is a case-folding directory";
+    close(dfd);
+    return why;
+}
+
 static struct entry_anchor *find(struct fs_anchors *s, const struct stat *st)
 {
     for (size_t i = 0; i < s->set.count; i++)
@@ -89,6 +129,14 @@ int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const c
             return -1;
         }
         s->set.count++;
+    }
+    char fold[96];
+    const char *folds = write ? folds_case(fd, fold, sizeof fold) : NULL;
+    if (folds) {
+        snprintf(err, errlen, "%s is on the way to the denied path %s and %s: the broker, which acts there, "
+                 "could not tell a denied name in another case; use linux-ns, or a case-sensitive workspace",
+                 path, excl[0], folds);
+        return -1;
     }
     if (write) {
         char **names = kept_names(path, excl, n);

@@ -67,6 +67,9 @@ int fs_anchors_init(struct fs_anchors *s);
  * leading to excl are kept), else on the way to a read denial (listed). */
 int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path, const char *const *excl,
                     size_t n, bool write, char *err, size_t errlen);
+/* Whether a file system of statfs type `type` may match names in another
+ * case (a write anchor on one is refused). */
+bool fs_type_folds_case(unsigned long type);
 /* The write anchors' pools of unnamed files, each given `rights` in
  * `ruleset`. */
 int fs_anchors_pools(struct fs_anchors *s, int ruleset, uint64_t rights, char *err, size_t errlen);

@@ -132,6 +132,20 @@ static void test_lists_check(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "hard links"));
 }
 
+/* A write anchor on a file system that may fold case is refused: FAT and
+ * the rest of the list, not the case-sensitive ones a workspace is on. */
+static void test_case_folding_types(void)
+{
+    CU_ASSERT_TRUE(fs_type_folds_case(0x4d44));      /* vfat, msdos */
+    CU_ASSERT_TRUE(fs_type_folds_case(0x2011bab0));  /* exfat */
+    CU_ASSERT_TRUE(fs_type_folds_case(0xfe534d42));  /* smb2 */
+    CU_ASSERT_FALSE(fs_type_folds_case(0xef53));     /* ext4 */
+    CU_ASSERT_FALSE(fs_type_folds_case(0x01021994)); /* tmpfs */
+    CU_ASSERT_FALSE(fs_type_folds_case(0x9123683e)); /* btrfs */
+    CU_ASSERT_FALSE(fs_type_folds_case(0x58465342)); /* xfs */
+    CU_ASSERT_FALSE(fs_type_folds_case(0x794c7630)); /* overlayfs */
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -139,6 +153,7 @@ int main(void)
     CU_pSuite p = CU_add_suite("landlock paths", NULL, NULL);
     CU_add_test(p, "the denials a walk from a root leaves out", test_beneath_prunes);
     CU_add_test(p, "the rights each ABI handles", test_rights_per_abi);
+    CU_add_test(p, "file systems that may fold case", test_case_folding_types);
     CU_pSuite s = CU_add_suite("landlock paths on disk", make_tree, remove_tree);
     CU_add_test(s, "opened without following a link", test_open_no_symlinks);
     CU_add_test(s, "the lists are checked before any rule", test_lists_check);
