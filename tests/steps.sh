@@ -24,16 +24,16 @@
 # name), so that the nested driver's steps can be told from the outer ones.
 # STEPS_PREFIX, when set, overrides both.
 
-STEPS_NAME=${STEPS_NAME:-$(basename "$0")}
+steps_name=${STEPS_NAME:-$(basename "$0")}
 if [ -n "${STEPS_PREFIX:-}" ]; then
     steps_prefix=$STEPS_PREFIX
 elif [ -n "${STEPS_OUTER:-}" ]; then
-    steps_prefix="--- $STEPS_NAME:"
+    steps_prefix="--- $steps_name:"
 else
     steps_prefix="==="
 fi
 # What this driver runs is nested in it.
-export STEPS_OUTER=$STEPS_NAME
+export STEPS_OUTER=$steps_name
 steps_passed=0
 steps_failed=0
 steps_names=()
@@ -99,7 +99,7 @@ step() {
 
 steps_finish() {
     local i total=$(($(date +%s) - steps_started)) bad=0 title="step times"
-    [ "$steps_prefix" = "===" ] || title="step times of $STEPS_NAME"
+    [ "$steps_prefix" = "===" ] || title="step times of $steps_name"
     echo
     echo "$title:"
     for i in "${!steps_names[@]}"; do
