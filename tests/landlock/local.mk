@@ -13,4 +13,4 @@ BINARY_TESTS += tests/landlock/layered.sh
 endif
 endif
 EXTRA_DIST += $(LANDLOCK_TESTS) tests/landlock/layered.sh tests/landlock/lib-landlock.sh tests/landlock/atk.py tests/landlock/bench-launch \
-	tests/landlock/container-check
+	tests/landlock/container-check tests/steps.sh
