@@ -40,7 +40,20 @@
  * that has already split may also print and _exit(125) itself in a child.
  *
  * Every hook is required; a backend with nothing to do in a phase uses
- * sandbox_hook_noop.  No hook beyond these three has been needed.
+ * sandbox_hook_noop.
+ *
+ * explain(ctx, out) — --explain, instead of the three above: every backend,
+ *   in ascending `order`, in the supervisor, with ctx filled as for
+ *   prepare() (and ctx->report_fd -1).  It builds nothing and changes
+ *   nothing (no process, no descriptor kept, no environment change): it
+ *   runs the checks its prepare() runs and returns SANDBOX_FAIL with the
+ *   same message when a launch would fail; it describes what it would
+ *   build with sandbox_explain_add(), and answers the caller's operations
+ *   (out->queries) with sandbox_explain_verdict() by calling the very
+ *   functions its boundary is built from, never a copy of their logic.  A
+ *   backend with nothing to say uses sandbox_explain_noop.  The core
+ *   combines the answers (a refusal by any backend wins) and prints them
+ *   (core/explain.c, README "Explain mode").
  *
  * How backends compose.  No backend names another; what one gives the
  * others and what one cannot work without are declared in its descriptor:
@@ -69,17 +82,54 @@
 #ifndef HAS_BACKEND_H
 #define HAS_BACKEND_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The rest of the contract: what the core gives a module besides this
+ * file (the policy's layout; diag_fatal() and the exit status 125; the
+ * report's writer, for report_fd). */
+#include "diag.h"
+#include "event_report.h"
 #include "policy.h"
 
-/* Bump whenever struct sandbox_backend or struct sandbox_ctx changes. */
-#define SANDBOX_BACKEND_ABI 4
+/*
+ * The ABI.  Nothing here is a number kept by hand: the build preprocesses
+ * this header (and so policy.h and diag.h) and writes a checksum of the
+ * result to core/backend_abi.h as SANDBOX_ABI_SIGNATURE (core/local.mk).
+ * Any change to a type, field, enum value or prototype a module sees
+ * changes it.  Every descriptor starts with a struct sandbox_abi, which the
+ * core compares with its own before it reads anything else of the
+ * descriptor; a module built against another contract is refused with 125.
+ */
+#ifndef HAS_BACKEND_ABI_HASHING
+#include "core/backend_abi.h"
+#endif
+
+/* The layout of struct sandbox_abi itself ("HAS" + 1): never changed, so
+ * that any module's block can be read to refuse it. */
+#define SANDBOX_ABI_MAGIC 0x48415301ul
+
+struct sandbox_abi {
+    unsigned long magic;        /* SANDBOX_ABI_MAGIC */
+    unsigned long signature;    /* SANDBOX_ABI_SIGNATURE at build time */
+    /* Also compared, and printed when they differ: */
+    unsigned long ctx_size;     /* sizeof(struct sandbox_ctx) */
+    unsigned long policy_size;  /* sizeof(struct policy) */
+    unsigned long backend_size; /* sizeof(struct sandbox_backend) */
+};
 
 #define SANDBOX_BACKEND_SYMBOL "sandbox_backend_descriptor"
+
+/* The most backends one set holds (and so state slots in the ctx). */
+#define SANDBOX_MAX_BACKENDS 8
+
+/* The longest failure message, from the buffer a backend formats it in to
+ * the line the core prints (ctx->error).  sandbox_fail() marks a longer
+ * one as cut. */
+#define SANDBOX_ERROR_MAX 1024
 
 /* Restrictions a backend can enforce (bit set in `enforces`). */
 enum sandbox_enforcement {
@@ -87,6 +137,12 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_NO_EGRESS = 1u << 1,     /* egress: false */
     SANDBOX_ENFORCES_NO_LOCAL_BIND = 1u << 2, /* localBinding: false */
     SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
+    SANDBOX_ENFORCES_LIMITS = 1u << 4,        /* limits (each one it cannot bound: 125 in prepare()) */
+    SANDBOX_ENFORCES_SCRATCH = 1u << 5,       /* scratch: a private /tmp */
+    /* Add a bit above the last one, before this line: */
+    SANDBOX_ENFORCES_NEXT_,
+    /* Every bit this core knows: a descriptor with another is refused. */
+    SANDBOX_ENFORCES_ALL = ((SANDBOX_ENFORCES_NEXT_ - 1) << 1) - 1,
 };
 
 /* What a backend guarantees the others (`offers`, `needs`, see above). */
@@ -109,6 +165,10 @@ enum sandbox_offer {
      * outside answers it (linux-ns): a backend layered inside must not
      * install a listener of its own. */
     SANDBOX_OFFER_SYSCALL_FILTER = 1u << 3,
+    /* Add a bit above the last one, before this line: */
+    SANDBOX_OFFER_NEXT_,
+    /* Every bit this core knows (offers, needs, needs_one_of). */
+    SANDBOX_OFFERS_ALL = ((SANDBOX_OFFER_NEXT_ - 1) << 1) - 1,
 };
 
 enum sandbox_result {
@@ -121,11 +181,13 @@ enum sandbox_result {
 struct sandbox_monitor {
     pid_t pid;       /* the child to forward signals to and to reap */
     /*
-     * -1, or a descriptor from which the child side writes the workload's
-     * real wait status as one native `int` before it exits.  Needed when the
-     * child cannot die of the workload's signal itself (a PID-namespace
+     * -1, or a descriptor from which the child side writes, in one write
+     * before it exits, two native `int`s: the workload's real wait status,
+     * and 1 if the sandbox killed processes the workload left still running
+     * (else 0; the report's workload-ended killedBySupervisor).  Needed when
+     * the child cannot die of the workload's signal itself (a PID-namespace
      * init cannot be killed by a signal it sends itself).  If the child
-     * exits without writing it, the child's own status is reproduced.
+     * exits without writing them, the child's own status is reproduced.
      */
     int status_fd;
     /*
@@ -177,27 +239,66 @@ struct sandbox_ctx {
      * -1, or the caller's descriptor for event reports (--refusal-report):
      * one JSON object per line, each written whole by one write(2) of at
      * most PIPE_BUF bytes, so lines from several processes never interleave.
-     * A backend must never block on it (the caller may read slowly or not
-     * at all): it drops a line it cannot write at once and says so in its
-     * next one.  The core made it close-on-exec, so the workload never
-     * holds it; a backend that forks a helper without exec keeps it there
-     * on purpose and closes it everywhere else.  Line formats are the
+     * A backend writes only with report_write() (event_report.h), which
+     * never blocks (the caller may read slowly or not at all): it drops a
+     * line it cannot write at once and says so in its next one.  The core
+     * made it close-on-exec and non-blocking, so the workload never holds
+     * it; a backend that forks a helper without exec keeps it there on
+     * purpose and closes it everywhere else.  Line formats are the
      * README's ("Refusal report").
      */
     int report_fd;
 
     /* One private slot per backend, indexed by its position in the walk. */
-    void *backend_state[8];
+    void *backend_state[SANDBOX_MAX_BACKENDS];
     size_t current;             /* position of the backend whose hook runs */
 
-    char error[512];            /* set by sandbox_fail() */
+    char error[SANDBOX_ERROR_MAX]; /* set by sandbox_fail() */
 };
 
 typedef enum sandbox_result (*sandbox_hook)(struct sandbox_ctx *ctx);
 
+/* --explain: an operation the caller asks about (README "Explain mode"). */
+enum sandbox_query_kind {
+    SANDBOX_QUERY_READ,     /* open `path` for reading (a directory: list it) */
+    SANDBOX_QUERY_WRITE,    /* create or write `path` */
+    SANDBOX_QUERY_CONNECT,  /* a TCP connection to host:port */
+    SANDBOX_QUERY_UNIX,     /* connect() to the Unix socket at `path` */
+};
+
+struct sandbox_query {
+    enum sandbox_query_kind kind;
+    const char *given;      /* as the caller wrote it */
+    /* READ, WRITE, UNIX: absolute, in policy.h's normal form, the symbolic
+     * links of its existing part resolved (what the kernel would reach). */
+    const char *path;
+    /* CONNECT: host_len bytes of `host` (brackets kept), port 1..65535. */
+    const char *host;
+    size_t host_len;
+    unsigned port;
+};
+
+enum sandbox_verdict {
+    SANDBOX_VERDICT_NONE,       /* no backend of the set decides it */
+    SANDBOX_VERDICT_ALLOWED,
+    SANDBOX_VERDICT_REFUSED,
+};
+
+/* What explain() reads (the queries) and adds to (through the helpers
+ * below; the collection itself is the core's). */
+struct sandbox_explain {
+    const struct sandbox_query *queries;
+    size_t query_count;
+    void *core;             /* the core's collection */
+};
+
+typedef enum sandbox_result (*sandbox_explain_hook)(struct sandbox_ctx *ctx, struct sandbox_explain *out);
+
 struct sandbox_backend {
-    unsigned abi;               /* SANDBOX_BACKEND_ABI at build time */
+    struct sandbox_abi abi;     /* SANDBOX_BACKEND_ABI; first, always */
     const char *name;           /* unique, e.g. "linux-ns" */
+    /* Boundary backends: one line for --help, or NULL. */
+    const char *summary;
     int order;                  /* ascending; ties refused */
     unsigned enforces;          /* enum sandbox_enforcement bits */
     unsigned offers;            /* enum sandbox_offer bits (see "How backends compose") */
@@ -207,9 +308,16 @@ struct sandbox_backend {
     sandbox_hook prepare;
     sandbox_hook enter;
     sandbox_hook harden;
+    sandbox_explain_hook explain;
 };
 
-/* Record a one-line failure (printf-style) and return SANDBOX_FAIL. */
+/* This build's ABI block, for `.abi` in a descriptor. */
+#define SANDBOX_BACKEND_ABI { \
+    SANDBOX_ABI_MAGIC, SANDBOX_ABI_SIGNATURE, sizeof(struct sandbox_ctx), \
+    sizeof(struct policy), sizeof(struct sandbox_backend) }
+
+/* Record a one-line failure (printf-style) and return SANDBOX_FAIL.  A
+ * message longer than SANDBOX_ERROR_MAX ends in "...(truncated)". */
 enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -236,12 +344,43 @@ static inline void **sandbox_state(struct sandbox_ctx *ctx)
 }
 
 enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx);
+enum sandbox_result sandbox_explain_noop(struct sandbox_ctx *ctx, struct sandbox_explain *out);
+
+/*
+ * explain(): one thing the sandbox will be, as (kind, subject, how).
+ * `kind` is a short lower-case word; those in use are listed in README
+ * "Explain mode" ("writable", "read-denied", "write-denied", "tmp", "dev",
+ * "proc", "network", "host", "kernel", "environment", and for features that
+ * add their own lines, e.g. "limit", "scratch").  `subject`: a path, a host
+ * entry or "" (printed escaped).  The core records which backend said it.
+ */
+void sandbox_explain_add(struct sandbox_ctx *ctx, struct sandbox_explain *out, const char *kind,
+                         const char *subject, const char *how_fmt, ...) __attribute__((format(printf, 5, 6)));
+/* explain(): this backend's answer to out->queries[i], and the rule that
+ * decides it (one line).  A refusal by any backend wins over an allowance. */
+void sandbox_explain_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, bool allowed,
+                             const char *rule_fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Install handlers that forward SIGHUP, SIGINT, SIGQUIT, SIGTERM and
+ * SIGWINCH (sent with kill(2); in the core's supervisor, also the
+ * terminal's when the child has its own session) to `pid` (> 0): for a
+ * backend's process that stays outside its own child (a namespace init). */
+void forward_signals_to(pid_t pid);
+
+/* Block those signals (*old: the previous mask, to restore with
+ * sigprocmask).  The kernel keeps a blocked signal pending even for a
+ * process that would drop it (a PID-namespace init without a handler), so a
+ * process that gets its handling only later blocks them until then: what
+ * arrives meanwhile is delivered, not lost. */
+void forwarded_signals_block(sigset_t *old);
 
 /*
  * Each backend source defines its descriptor with this macro, e.g.
  *     SANDBOX_BACKEND_DEFINE(linux_ns_backend) = { .abi = SANDBOX_BACKEND_ABI, ... };
- * Statically linked, it is a uniquely named global that the static table
- * refers to; built as a module (HAS_BACKEND_MODULE), it is the one symbol
+ * and names `ident` in its local.mk (HAS_BACKENDS, README.md "Adding a
+ * backend").
+ * Statically linked, it is a uniquely named global that the generated
+ * static table refers to; built as a module (HAS_BACKEND_MODULE), it is the one symbol
  * the loader looks up, SANDBOX_BACKEND_SYMBOL.
  */
 #ifdef HAS_BACKEND_MODULE

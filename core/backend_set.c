@@ -1,26 +1,81 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "backend_set.h"
 
+/* The descriptor is read no further unless its ABI block is this core's. */
+_Static_assert(offsetof(struct sandbox_backend, abi) == 0, "the ABI block comes first");
+
+static int check_abi(const struct sandbox_abi *m, const char *origin, char *err, size_t errlen)
+{
+    const struct sandbox_abi core = SANDBOX_BACKEND_ABI;
+    if (m->magic != core.magic) {
+        snprintf(err, errlen, "backend %s: no backend ABI block (magic %#lx, this supervisor's is %#lx): "
+                 "built against an older backend.h; rebuild the module", origin, m->magic, core.magic);
+        return -1;
+    }
+    if (m->signature != core.signature || m->ctx_size != core.ctx_size ||
+        m->policy_size != core.policy_size || m->backend_size != core.backend_size) {
+        snprintf(err, errlen, "backend %s: built for backend ABI signature %lu (ctx %lu, policy %lu, "
+                 "descriptor %lu bytes), this supervisor has %lu (ctx %lu, policy %lu, descriptor %lu bytes); "
+                 "rebuild the module", origin, m->signature, m->ctx_size, m->policy_size, m->backend_size,
+                 core.signature, core.ctx_size, core.policy_size, core.backend_size);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every bit a descriptor sets is one this core knows. */
+static int check_bits(const struct sandbox_backend *b, const char *origin, char *err, size_t errlen)
+{
+    const struct { const char *field; unsigned bits, known; } f[] = {
+        { "enforces", b->enforces, SANDBOX_ENFORCES_ALL },
+        { "offers", b->offers, SANDBOX_OFFERS_ALL },
+        { "needs", b->needs, SANDBOX_OFFERS_ALL },
+        { "needs_one_of", b->needs_one_of, SANDBOX_OFFERS_ALL },
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].bits & ~f[i].known) {
+            snprintf(err, errlen, "backend %s (%s): unknown %s bits %#x (this supervisor knows %#x)",
+                     origin, b->name, f[i].field, f[i].bits & ~f[i].known, f[i].known);
+            return -1;
+        }
+    return 0;
+}
+
+static bool is_boundary(const struct sandbox_backend *b)
+{
+    return b->enforces & SANDBOX_ENFORCES_FILESYSTEM;
+}
+
+static bool is_default_boundary(const struct sandbox_backend *b)
+{
+    return is_boundary(b) && !b->on_request;
+}
+
 int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, const char *origin,
                     bool requested, char *err, size_t errlen)
 {
-    if (b->abi != SANDBOX_BACKEND_ABI) {
-        snprintf(err, errlen, "backend %s: built for backend ABI %u, this supervisor has ABI %u; rebuild the module",
-                 origin, b->abi, SANDBOX_BACKEND_ABI);
+    if (check_abi(&b->abi, origin, err, errlen) != 0)
         return -1;
-    }
     if (!b->name || !*b->name) {
         snprintf(err, errlen, "backend %s: descriptor has no name", origin);
         return -1;
     }
+    if (check_bits(b, origin, err, errlen) != 0)
+        return -1;
     if (!b->prepare || !b->enter || !b->harden) {
         snprintf(err, errlen, "backend %s (%s): the %s hook is missing; use sandbox_hook_noop for a phase with nothing to do",
                  origin, b->name, !b->prepare ? "prepare" : !b->enter ? "enter" : "harden");
+        return -1;
+    }
+    if (!b->explain) {
+        snprintf(err, errlen, "backend %s (%s): the explain hook is missing; use sandbox_explain_noop if it has "
+                 "nothing to say", origin, b->name);
         return -1;
     }
     if (set->count == BACKEND_SET_MAX) {
@@ -37,6 +92,11 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, co
         if (o->order == b->order) {
             snprintf(err, errlen, "backend %s (%s): order %d is already taken by '%s'",
                      origin, b->name, b->order, o->name);
+            return -1;
+        }
+        if (is_default_boundary(o) && is_default_boundary(b)) {
+            snprintf(err, errlen, "backend %s (%s): a second default sandbox backend ('%s' is one); "
+                     "mark all but one on_request", origin, b->name, o->name);
             return -1;
         }
         if (o->order > b->order && at == set->count)
@@ -58,19 +118,6 @@ unsigned backend_set_enforces(const struct backend_set *set)
     return bits;
 }
 
-static bool is_boundary(const struct sandbox_backend *b)
-{
-    return b->enforces & SANDBOX_ENFORCES_FILESYSTEM;
-}
-
-static bool named(const char *name, const char *const *names, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(names[i], name) == 0)
-            return true;
-    return false;
-}
-
 /* "a, b, c": the boundary backends of the set, for messages. */
 static void boundary_names(const struct backend_set *set, char *out, size_t size)
 {
@@ -83,36 +130,38 @@ static void boundary_names(const struct backend_set *set, char *out, size_t size
         }
 }
 
-int backend_set_select(struct backend_set *set, const char *const *names, size_t count, char *err,
-                       size_t errlen)
+void backend_set_describe(const struct backend_set *set, const char *indent, char *out, size_t size)
 {
-    for (size_t i = 0; i < count; i++) {
-        bool found = false;
-        for (size_t j = 0; j < set->count && !found; j++)
-            found = is_boundary(set->items[j]) && strcmp(set->items[j]->name, names[i]) == 0;
-        if (!found) {
-            char known[256];
-            boundary_names(set, known, sizeof known);
-            snprintf(err, errlen, "--sandbox %s: no such sandbox backend in this build (it has: %s)", names[i],
-                     known[0] ? known : "none");
-            return -1;
-        }
-        if (named(names[i], names, i)) {
-            snprintf(err, errlen, "--sandbox %s: given twice", names[i]);
-            return -1;
-        }
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < set->count && at < size; i++) {
+        const struct sandbox_backend *b = set->items[i];
+        if (!is_boundary(b))
+            continue;
+        int n = snprintf(out + at, size - at, "%s%s%s%s%s\n", indent, b->name,
+                         b->on_request ? "" : " (the default)", b->summary ? ": " : "",
+                         b->summary ? b->summary : "");
+        at += n > 0 ? (size_t)n : 0;
     }
-    if (count > 1) {
-        /* Layering two boundaries needs more than the contract says today
-         * (one seccomp listener per process, one broker). */
-        snprintf(err, errlen, "--sandbox: one sandbox backend at a time (%s, then %s)", names[0], names[1]);
+}
+
+int backend_set_select(struct backend_set *set, const char *name, char *err, size_t errlen)
+{
+    bool found = false;
+    for (size_t j = 0; name && j < set->count && !found; j++)
+        found = is_boundary(set->items[j]) && strcmp(set->items[j]->name, name) == 0;
+    if (name && !found) {
+        char known[256];
+        boundary_names(set, known, sizeof known);
+        snprintf(err, errlen, "--sandbox %s: no such sandbox backend in this build (it has: %s)", name,
+                 known[0] ? known : "none");
         return -1;
     }
     size_t kept = 0;
     for (size_t i = 0; i < set->count; i++) {
         const struct sandbox_backend *b = set->items[i];
         bool keep = !is_boundary(b) ||
-                    (count ? named(b->name, names, count) : !b->on_request || set->requested[i]);
+                    (name ? strcmp(b->name, name) == 0 : !b->on_request || set->requested[i]);
         if (keep) {
             set->requested[kept] = set->requested[i];
             set->items[kept++] = b;

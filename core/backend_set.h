@@ -15,7 +15,8 @@
 #include "backend.h"
 #include "cli.h"
 
-#define BACKEND_SET_MAX 8
+/* One state slot per backend in the ctx: the same bound. */
+#define BACKEND_SET_MAX SANDBOX_MAX_BACKENDS
 
 struct backend_set {
     const struct sandbox_backend *items[BACKEND_SET_MAX];
@@ -30,8 +31,9 @@ struct backend_set {
 };
 
 /*
- * Check `b` (ABI version, name, every hook present, unique name and order)
- * and insert it in order.  `origin` names where it came from for messages
+ * Check `b` (its ABI block first, then a name, only known bits, every hook,
+ * unique name and order, at most one default sandbox backend, at most
+ * BACKEND_SET_MAX) and insert it in order.  `origin` names where it came from for messages
  * (a module path, or "built-in"); `requested`: the caller named it.
  * Returns 0, or -1 with the reason in err.
  */
@@ -44,13 +46,15 @@ int backends_load(struct backend_set *set, const struct cli_options *opts,
                   char *err, size_t errlen);
 
 /*
- * Keep the boundary backends the caller named (`names`, `count`; none: the
- * ones not `on_request`, and those whose module the caller named) and
- * every companion (backend.h, "Selection").
- * Returns 0, or -1 with the reason in err.
+ * Keep the boundary backend the caller named (`name`; NULL: the default
+ * one, and those whose module the caller named) and every companion
+ * (backend.h, "Selection").  Returns 0, or -1 with the reason in err.
  */
-int backend_set_select(struct backend_set *set, const char *const *names, size_t count, char *err,
-                       size_t errlen);
+int backend_set_select(struct backend_set *set, const char *name, char *err, size_t errlen);
+
+/* For --help: one line per sandbox backend of the set, each starting with
+ * `indent`: "NAME (the default): summary". */
+void backend_set_describe(const struct backend_set *set, const char *indent, char *out, size_t size);
 
 /* Every need of each backend with work under a policy requiring
  * `required` (enum sandbox_enforcement bits) is offered by another.

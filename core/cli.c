@@ -91,6 +91,61 @@ static int parse_connect(int argc, char **argv, struct cli_options *out, char *e
     return 0;
 }
 
+/* --explain[=FORMAT] and the operations it is asked about. */
+static int take_explain_option(struct cli_options *out, int argc, char **argv, int *i,
+                               char *err, size_t errlen, bool *taken)
+{
+    static const struct { const char *name; enum sandbox_query_kind kind; } ops[] = {
+        {"--read", SANDBOX_QUERY_READ}, {"--write", SANDBOX_QUERY_WRITE},
+        {"--connect-to", SANDBOX_QUERY_CONNECT}, {"--unix-socket", SANDBOX_QUERY_UNIX},
+    };
+    const char *arg = argv[*i], *value = NULL;
+    bool missing = false;
+    *taken = true;
+    if (strcmp(arg, "--explain") == 0 || strncmp(arg, "--explain=", 10) == 0) {
+        const char *f = arg[9] ? arg + 10 : "text";
+        if (out->action == CLI_EXPLAIN)
+            FAIL("--explain given twice");
+        if (strcmp(f, "text") == 0)
+            out->explain_format = CLI_EXPLAIN_TEXT;
+        else if (strcmp(f, "json") == 0)
+            out->explain_format = CLI_EXPLAIN_JSON;
+        else if (strcmp(f, "brief") == 0)
+            out->explain_format = CLI_EXPLAIN_BRIEF;
+        else
+            FAIL("--explain: the format is text, json or brief");
+        out->action = CLI_EXPLAIN;
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        if (!take_value(ops[k].name, argc, argv, i, &value, &missing))
+            continue;
+        if (missing)
+            FAIL("%s needs a value", ops[k].name);
+        if (out->query_count == CLI_MAX_QUERIES)
+            FAIL("at most %d operations (--read, --write, --connect-to, --unix-socket) at a time", CLI_MAX_QUERIES);
+        out->queries[out->query_count++] = (struct cli_query){ops[k].kind, value};
+        return 0;
+    }
+    *taken = false;
+    return 0;
+}
+
+/* What --explain changes in the checks of the whole command line. */
+static int check_explain(const struct cli_options *out, int i, int argc, char *err, size_t errlen)
+{
+    if (out->action != CLI_EXPLAIN) {
+        if (out->query_count)
+            FAIL("--read, --write, --connect-to and --unix-socket are questions for --explain");
+        return 0;
+    }
+    if (out->report_fd >= 0)
+        FAIL("--explain runs nothing: --refusal-report has nothing to report");
+    if (i < argc)
+        FAIL("--explain runs nothing: drop '--' and the command");
+    return 0;
+}
+
 #ifdef HAS_DYNAMIC_BACKENDS
 static int take_developer_option(struct cli_options *out, int argc, char **argv, int *i,
                                  char *err, size_t errlen, bool *taken)
@@ -141,10 +196,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         }
         if (take_value("--sandbox", argc, argv, &i, &value, &missing)) {
             if (missing || !*value || *value == '-')
-                FAIL("--sandbox needs a backend name (linux-ns, landlock)");
-            if (out->sandbox_name_count == CLI_MAX_SANDBOX_NAMES)
-                FAIL("--sandbox: at most %d names", CLI_MAX_SANDBOX_NAMES);
-            out->sandbox_names[out->sandbox_name_count++] = value;
+                FAIL("--sandbox needs a backend name (--help lists this build's)");
+            if (out->sandbox_name)
+                FAIL("--sandbox %s, then %s: one sandbox backend at a time", out->sandbox_name, value);
+            out->sandbox_name = value;
             continue;
         }
         if (take_value("--refusal-report", argc, argv, &i, &value, &missing)) {
@@ -170,8 +225,12 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                 return -1;
             continue;
         }
-#ifdef HAS_DYNAMIC_BACKENDS
         bool taken;
+        if (take_explain_option(out, argc, argv, &i, err, errlen, &taken) != 0)
+            return -1;
+        if (taken)
+            continue;
+#ifdef HAS_DYNAMIC_BACKENDS
         if (take_developer_option(out, argc, argv, &i, err, errlen, &taken) != 0)
             return -1;
         if (taken)
@@ -185,6 +244,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         FAIL("no policy: give one of --policy JSON, --policy-fd N or --policy-file PATH");
     if (out->report_fd >= 0 && out->report_fd == out->policy_fd)
         FAIL("--refusal-report and --policy-fd name the same descriptor %d", out->report_fd);
+    if (check_explain(out, i, argc, err, errlen) != 0)
+        return -1;
+    if (out->action == CLI_EXPLAIN)
+        return 0;
     if (i >= argc)
         FAIL("no command: give the target after '--'");
     if (i + 1 >= argc || argv[i + 1][0] == '\0')
@@ -194,11 +257,13 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     return 0;
 }
 
-void cli_print_help(void)
+void cli_print_help(const char *sandboxes)
 {
     fputs(
         "Usage: " HAS_PROGRAM_NAME " [--sandbox NAME] [--refusal-report N]\n"
         "                              (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]\n"
+        "       " HAS_PROGRAM_NAME " --explain[=text|json|brief] [--sandbox NAME] (--policy ...)\n"
+        "                              [--read PATH] [--write PATH] [--connect-to HOST:PORT] [--unix-socket PATH]\n"
         "       " HAS_PROGRAM_NAME " --connect HOST PORT\n"
         "       " HAS_PROGRAM_NAME " --help | --version\n"
         "\n"
@@ -207,10 +272,18 @@ void cli_print_help(void)
         "  --policy JSON        the policy document itself\n"
         "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
         "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
-        "  --sandbox NAME       the sandbox backend: linux-ns (the default) or landlock\n"
-        "                       landlock: no user namespace needed; no private PID, IPC, /proc or network view\n"
+        "  --sandbox NAME       the sandbox backend, one of this build's:\n",
+        stdout);
+    fputs(sandboxes, stdout);
+    fputs(
         "  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
         "                       to descriptor N (3 or above; never seen by TARGET)\n"
+        "\n"
+        "  --explain[=FORMAT]   run nothing; print what the sandbox will be on this host, whether a\n"
+        "                       launch would start (else exit 125 with its message), and a verdict\n"
+        "                       for each operation below; FORMAT: text (default), json, brief\n"
+        "  --read PATH, --write PATH, --connect-to HOST:PORT, --unix-socket PATH\n"
+        "                       operations to judge, as the sandbox would (repeatable)\n"
         "\n"
         "Inside a sandbox with an outgoing proxy:\n"
         "  --connect HOST PORT  tunnel stdin/stdout to HOST:PORT through the proxy named by\n"

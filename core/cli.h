@@ -3,6 +3,8 @@
  *
  *   happy-agent-supervisor [--sandbox NAME] [--refusal-report N]
  *                          (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]
+ *   happy-agent-supervisor --explain[=text|json|brief] [--sandbox NAME] (policy)
+ *                          [--read PATH] [--write PATH] [--connect-to HOST:PORT] [--unix-socket PATH]...
  *   happy-agent-supervisor --connect HOST PORT
  *   happy-agent-supervisor --help | --version
  *
@@ -13,6 +15,8 @@
 #define HAS_CLI_H
 
 #include <stddef.h>
+
+#include "backend.h"
 
 enum cli_transport {
     CLI_POLICY_NONE,
@@ -26,10 +30,20 @@ enum cli_action {
     CLI_HELP,
     CLI_VERSION,
     CLI_CONNECT,      /* --connect HOST PORT: the proxy client (proxy_connect.h) */
+    CLI_EXPLAIN,      /* --explain: runs nothing (explain.h) */
+};
+
+enum cli_explain_format { CLI_EXPLAIN_TEXT, CLI_EXPLAIN_JSON, CLI_EXPLAIN_BRIEF };
+
+/* The most operations one --explain asks about. */
+#define CLI_MAX_QUERIES 64
+
+struct cli_query {
+    enum sandbox_query_kind kind;
+    const char *arg;
 };
 
 #define CLI_MAX_BACKEND_MODULES 8
-#define CLI_MAX_SANDBOX_NAMES 8
 
 struct cli_options {
     enum cli_action action;
@@ -41,10 +55,12 @@ struct cli_options {
     const char *backend_modules[CLI_MAX_BACKEND_MODULES];
     size_t backend_module_count;
     int report_fd;            /* --refusal-report N, else -1 */
-    const char *sandbox_names[CLI_MAX_SANDBOX_NAMES]; /* --sandbox NAME, in order given */
-    size_t sandbox_name_count;
+    const char *sandbox_name; /* --sandbox NAME, else NULL */
     const char *connect_host; /* --connect */
     const char *connect_port;
+    enum cli_explain_format explain_format;
+    struct cli_query queries[CLI_MAX_QUERIES]; /* --read, --write, ... */
+    size_t query_count;
 };
 
 /*
@@ -53,6 +69,8 @@ struct cli_options {
  */
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errlen);
 
-void cli_print_help(void);
+/* `sandboxes`: the build's sandbox backends, one indented line each
+ * (backend_set_describe()). */
+void cli_print_help(const char *sandboxes);
 
 #endif

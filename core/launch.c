@@ -23,6 +23,10 @@ unsigned policy_required_enforcement(const struct policy *policy)
         need |= SANDBOX_ENFORCES_NO_LOCAL_BIND;
     if (policy->network.has_outgoing_proxy)
         need |= SANDBOX_ENFORCES_EGRESS_PROXY;
+    if (policy_has_limits(policy))
+        need |= SANDBOX_ENFORCES_LIMITS;
+    if (policy->scratch.requested)
+        need |= SANDBOX_ENFORCES_SCRATCH;
     return need;
 }
 
@@ -33,6 +37,8 @@ static const char *enforcement_name(unsigned bit)
     case SANDBOX_ENFORCES_NO_EGRESS: return "\"egress\": false";
     case SANDBOX_ENFORCES_NO_LOCAL_BIND: return "\"localBinding\": false";
     case SANDBOX_ENFORCES_EGRESS_PROXY: return "network.outgoingProxy";
+    case SANDBOX_ENFORCES_LIMITS: return "limits";
+    case SANDBOX_ENFORCES_SCRATCH: return "\"scratch\" (a private /tmp: only linux-ns makes one)";
     default: return "an unknown restriction";
     }
 }
@@ -43,20 +49,19 @@ static const char *enforcement_name(unsigned bit)
  * developer build missing a module) can never run the target with less
  * isolation than the policy asked for.
  */
-static void require_coverage(const struct policy *policy, const struct backend_set *set)
+int launch_check_coverage(const struct policy *policy, const struct backend_set *set, char *err, size_t errlen)
 {
     unsigned required = policy_required_enforcement(policy);
     unsigned missing = required & ~backend_set_enforces(set);
     if (missing) {
         unsigned bit = missing & -missing;
-        diag_fatal("no enforcement backend in this build enforces %s (%zu backend%s loaded); "
-                   "refusing to run the target without it",
-                   enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
+        snprintf(err, errlen, "no enforcement backend in this build enforces %s (%zu backend%s loaded); "
+                 "refusing to run the target without it",
+                 enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
+        return -1;
     }
     /* The composition (backend.h, "How backends compose"). */
-    char err[512];
-    if (backend_set_check_needs(set, required, err, sizeof err) != 0)
-        diag_fatal("%s", err);
+    return backend_set_check_needs(set, required, err, errlen);
 }
 
 enum phase { PHASE_PREPARE, PHASE_ENTER, PHASE_HARDEN };
@@ -71,7 +76,7 @@ static sandbox_hook hook_for(const struct sandbox_backend *b, enum phase phase)
 }
 
 /* ctx->alternatives: "--sandbox landlock" (or "--sandbox a or --sandbox b"). */
-static void other_boundaries(const struct backend_set *set, char *out, size_t size)
+void launch_other_boundaries(const struct backend_set *set, char *out, size_t size)
 {
     size_t at = 0;
     out[0] = '\0';
@@ -93,7 +98,7 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
         if (r == SANDBOX_OK)
             continue;
         if (r == SANDBOX_SUPERVISE && phase == PHASE_ENTER)
-            supervise(&ctx->monitor);
+            supervise(&ctx->monitor, ctx->report_fd);
         if (r == SANDBOX_SUPERVISE)
             diag_fatal("%s: split the process outside enter() (backend bug)", b->name);
         diag_fatal("%s: %s", b->name, ctx->error[0] ? ctx->error : "failed without saying why");
@@ -103,7 +108,9 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
 void launch(const struct policy *policy, const struct backend_set *backends,
             char *const *argv, char **env, size_t env_count, int report_fd)
 {
-    require_coverage(policy, backends);
+    char err[SANDBOX_ERROR_MAX];
+    if (launch_check_coverage(policy, backends, err, sizeof err) != 0)
+        diag_fatal("%s", err);
     static struct sandbox_ctx ctx;
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
@@ -116,7 +123,7 @@ void launch(const struct policy *policy, const struct backend_set *backends,
     ctx.monitor.pid = -1;
     ctx.monitor.status_fd = -1;
     ctx.report_fd = report_fd;
-    other_boundaries(backends, ctx.alternatives, sizeof ctx.alternatives);
+    launch_other_boundaries(backends, ctx.alternatives, sizeof ctx.alternatives);
     walk(backends, &ctx, PHASE_PREPARE);
     walk(backends, &ctx, PHASE_ENTER);
     walk(backends, &ctx, PHASE_HARDEN);

@@ -15,6 +15,14 @@
 void launch(const struct policy *policy, const struct backend_set *backends,
             char *const *argv, char **env, size_t env_count, int report_fd) __attribute__((noreturn));
 
+/* The launch's first check: every restriction the policy asks for is
+ * enforced by a backend of the set, whose needs are met.  0, or -1 with
+ * the launch's message in err. */
+int launch_check_coverage(const struct policy *policy, const struct backend_set *set, char *err, size_t errlen);
+
+/* The set's other boundaries as ctx->alternatives spells them. */
+void launch_other_boundaries(const struct backend_set *set, char *out, size_t size);
+
 /* The enforcement bits `policy` needs (enum sandbox_enforcement). */
 unsigned policy_required_enforcement(const struct policy *policy);
 

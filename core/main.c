@@ -13,6 +13,7 @@
 #include "backend_set.h"
 #include "cli.h"
 #include "diag.h"
+#include "explain.h"
 #include "launch.h"
 #include "policy.h"
 #include "policy_read.h"
@@ -79,7 +80,8 @@ static void standard_descriptors_ensure(void)
 /*
  * --refusal-report N: the descriptor must be open for writing, and it is
  * made close-on-exec so the workload never inherits it (backends that fork
- * helpers without exec keep it; see report_fd in backend.h).
+ * helpers without exec keep it; see report_fd in backend.h), and
+ * non-blocking without touching the caller's description where it can.
  */
 static void report_descriptor_claim(int fd)
 {
@@ -90,6 +92,21 @@ static void report_descriptor_claim(int fd)
         diag_fatal("--refusal-report: descriptor %d is open for reading only; pass the write end", fd);
     if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0)
         diag_fatal("--refusal-report: cannot make descriptor %d close-on-exec: %s", fd, strerror(errno));
+    /* Once, here, so that every process that writes to it inherits it so. */
+    report_descriptor_nonblocking(fd);
+}
+
+/* --help with the sandbox backends this build (or --backend-dir) has. */
+static void print_help(const struct cli_options *opts)
+{
+    static char sandboxes[2048];
+    char err[SANDBOX_ERROR_MAX];
+    struct backend_set set = {0};
+    if (backends_load(&set, opts, err, sizeof err) != 0)
+        snprintf(sandboxes, sizeof sandboxes, "                         (cannot list them: %s)\n", err);
+    else
+        backend_set_describe(&set, "                         ", sandboxes, sizeof sandboxes);
+    cli_print_help(sandboxes);
 }
 
 int main(int argc, char **argv)
@@ -100,7 +117,7 @@ int main(int argc, char **argv)
     if (cli_parse(argc, argv, &opts, err, sizeof err) != 0)
         diag_fatal("%s", err);
     if (opts.action == CLI_HELP) {
-        cli_print_help();
+        print_help(&opts);
         return 0;
     }
     if (opts.action == CLI_VERSION) {
@@ -120,7 +137,9 @@ int main(int argc, char **argv)
     struct policy *policy = load_policy(&opts);
     struct backend_set backends = {0};
     if (backends_load(&backends, &opts, err, sizeof err) != 0 ||
-        backend_set_select(&backends, opts.sandbox_names, opts.sandbox_name_count, err, sizeof err) != 0)
+        backend_set_select(&backends, opts.sandbox_name, err, sizeof err) != 0)
         diag_fatal("%s", err);
+    if (opts.action == CLI_EXPLAIN)
+        return explain_main(policy, &backends, &opts, env, env_count);
     launch(policy, &backends, opts.target_argv, env, env_count, opts.report_fd);
 }

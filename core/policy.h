@@ -27,6 +27,9 @@ enum policy_mode {
 enum policy_front_end {
     POLICY_FRONT_END_HTTP = 1u << 0,
     POLICY_FRONT_END_SOCKS5 = 1u << 1,
+    /* Linux (linux-ns) only: a resolver and a relay inside the sandbox's
+     * network namespace, for TCP clients without proxy settings. */
+    POLICY_FRONT_END_TRANSPARENT = 1u << 2,
 };
 
 struct string_list {
@@ -47,6 +50,33 @@ struct policy_network {
     bool unproxied_certificate_fetches;
 };
 
+/* limits (README.md, "Limits"): each 0 when the policy sets none. */
+struct policy_limits {
+    unsigned long long processes;    /* processes and threads of the workload's tree */
+    unsigned long long memory_bytes; /* the tree's memory, page cache and tmpfs pages included */
+    unsigned long long open_files;   /* descriptors per process (RLIMIT_NOFILE) */
+};
+
+/* Largest accepted value of each limit: what the kernel can represent
+ * (PID_MAX_LIMIT, an exact JSON integer, the kernel's nr_open ceiling). */
+#define POLICY_LIMIT_PROCESSES_MAX 4194304ull
+#define POLICY_LIMIT_MEMORY_MAX 9007199254740991ull
+#define POLICY_LIMIT_OPEN_FILES_MAX 1073741816ull
+/* Below this, nothing of a program starts: a memoryBytes under 1 MiB is
+ * refused as a mistake. */
+#define POLICY_LIMIT_MEMORY_MIN 1048576ull
+
+/* "scratch": a private, empty, size-bounded /tmp and /var/tmp, discarded
+ * at the end (README.md, "Policy").  Bounds in bytes, per directory. */
+#define POLICY_SCRATCH_DEFAULT_BYTES (256ull << 20)
+#define POLICY_SCRATCH_MIN_BYTES (1ull << 20)
+#define POLICY_SCRATCH_MAX_BYTES (64ull << 30)
+
+struct policy_scratch {
+    bool requested;
+    unsigned long long size_bytes; /* MIN..MAX; DEFAULT when not given */
+};
+
 struct policy {
     enum policy_mode mode;
     /* Absolute paths with no "." or ".." component and no trailing slash
@@ -56,7 +86,12 @@ struct policy {
     struct string_list allowed_write_paths;
     struct string_list denied_write_paths;
     struct policy_network network;
+    struct policy_limits limits;
+    struct policy_scratch scratch;
 };
+
+/* True when the policy sets any limit. */
+bool policy_has_limits(const struct policy *policy);
 
 /* Collected validation failures, each "<json path>: <problem>". */
 struct policy_errors {
@@ -75,9 +110,6 @@ void policy_errors_free(struct policy_errors *errors);
 
 /* Join all errors into one line ("a; b; c"), malloc'd. */
 char *policy_errors_join(const struct policy_errors *errors);
-
-/* "read_only", "workspace_write", ... */
-const char *policy_mode_name(enum policy_mode mode);
 
 /*
  * True when `mode` makes the working directory a writable root

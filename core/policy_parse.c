@@ -101,7 +101,10 @@ static const char *json_type_name(const cJSON *v)
 static void check_fields(struct parse *p, const cJSON *obj, const char *path,
                          const char *const *known, size_t nknown)
 {
-    unsigned seen[8] = {0};
+    /* Room for the largest object's field list (the top level: 8). */
+    unsigned seen[16] = {0};
+    if (nknown > sizeof seen / sizeof seen[0])
+        abort(); /* a field list outgrew seen[]: a bug here, not in the document */
     for (const cJSON *c = obj->child; c; c = c->next) {
         char where[256];
         child_path(where, sizeof where, path, c->string);
@@ -324,11 +327,6 @@ static const char *const mode_names[] = {
     [POLICY_MODE_FULL_ACCESS] = "full_access",
 };
 
-const char *policy_mode_name(enum policy_mode mode)
-{
-    return mode_names[mode];
-}
-
 bool policy_mode_writes_cwd(enum policy_mode mode)
 {
     return mode == POLICY_MODE_WORKSPACE_WRITE || mode == POLICY_MODE_AUTO;
@@ -373,20 +371,24 @@ static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_netwo
         return;
     }
     if (!fe->child) {
-        add_error(p, fepath, "must name at least one of \"http\", \"socks5\"");
+        add_error(p, fepath, "must name at least one of \"http\", \"socks5\", \"transparent\"");
         return;
     }
     size_t i = 0;
     for (const cJSON *v = fe->child; v; v = v->next, i++) {
         char item[96];
         snprintf(item, sizeof item, "%s[%zu]", fepath, i);
+        static const struct { const char *name; unsigned bit; } names[] = {
+            {"http", POLICY_FRONT_END_HTTP},
+            {"socks5", POLICY_FRONT_END_SOCKS5},
+            {"transparent", POLICY_FRONT_END_TRANSPARENT},
+        };
         unsigned bit = 0;
-        if (cJSON_IsString(v) && strcmp(v->valuestring, "http") == 0)
-            bit = POLICY_FRONT_END_HTTP;
-        else if (cJSON_IsString(v) && strcmp(v->valuestring, "socks5") == 0)
-            bit = POLICY_FRONT_END_SOCKS5;
+        for (size_t n = 0; n < sizeof names / sizeof names[0] && cJSON_IsString(v); n++)
+            if (strcmp(v->valuestring, names[n].name) == 0)
+                bit = names[n].bit;
         if (!bit)
-            add_error(p, item, "must be \"http\" or \"socks5\"");
+            add_error(p, item, "must be one of \"http\", \"socks5\", \"transparent\"");
         else if (net->front_ends & bit)
             add_error(p, item, "names a front-end twice");
         net->front_ends |= bit;
@@ -415,6 +417,76 @@ static void parse_network(struct parse *p, const cJSON *root, struct policy_netw
         parse_proxy(p, proxy, net);
 }
 
+/* Optional positive integer obj[key] in [min, max]; 0 when absent. */
+static unsigned long long parse_count(struct parse *p, const cJSON *obj, const char *key,
+                                      unsigned long long min, unsigned long long max)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char where[256];
+    child_path(where, sizeof where, "$.limits", key);
+    if (!v)
+        return 0;
+    double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    /* The range first: only then is the conversion defined. */
+    if (!(d >= (double)min && d <= (double)max) || d != (double)(unsigned long long)d) {
+        add_error(p, where, "must be an integer from %llu to %llu", min, max);
+        return 0;
+    }
+    return (unsigned long long)d;
+}
+
+static void parse_limits(struct parse *p, const cJSON *root, struct policy_limits *lim)
+{
+    static const char *const known[] = {"processes", "memoryBytes", "openFiles"};
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "limits");
+    if (!obj)
+        return;
+    if (!cJSON_IsObject(obj)) {
+        add_error(p, "$.limits", "must be an object, not %s", json_type_name(obj));
+        return;
+    }
+    check_fields(p, obj, "$.limits", known, sizeof known / sizeof known[0]);
+    lim->processes = parse_count(p, obj, "processes", 1, POLICY_LIMIT_PROCESSES_MAX);
+    lim->memory_bytes = parse_count(p, obj, "memoryBytes", POLICY_LIMIT_MEMORY_MIN, POLICY_LIMIT_MEMORY_MAX);
+    lim->open_files = parse_count(p, obj, "openFiles", 1, POLICY_LIMIT_OPEN_FILES_MAX);
+}
+
+bool policy_has_limits(const struct policy *policy)
+{
+    const struct policy_limits *l = &policy->limits;
+    return l->processes || l->memory_bytes || l->open_files;
+}
+
+/* "scratch": {"sizeBytes": N}, every member optional. */
+static void parse_scratch(struct parse *p, const cJSON *root, struct policy_scratch *out)
+{
+    static const char *const known[] = {"sizeBytes"};
+    const char *path = "$.scratch";
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "scratch");
+    if (!obj)
+        return;
+    if (!cJSON_IsObject(obj)) {
+        add_error(p, path, "must be an object, not %s", json_type_name(obj));
+        return;
+    }
+    check_fields(p, obj, path, known, sizeof known / sizeof known[0]);
+    out->requested = true;
+    out->size_bytes = POLICY_SCRATCH_DEFAULT_BYTES;
+    const cJSON *size = cJSON_GetObjectItemCaseSensitive(obj, "sizeBytes");
+    if (!size)
+        return;
+    double v = cJSON_IsNumber(size) ? size->valuedouble : -1;
+    /* The bounds are exact in a double (< 2^53), and the range is checked
+     * before the cast, which is undefined for a value out of range. */
+    if (!(v >= (double)POLICY_SCRATCH_MIN_BYTES && v <= (double)POLICY_SCRATCH_MAX_BYTES) ||
+        v != (double)(unsigned long long)v) {
+        add_error(p, "$.scratch.sizeBytes", "must be a whole number of bytes from %llu (1 MiB) to %llu (64 GiB)",
+                  POLICY_SCRATCH_MIN_BYTES, POLICY_SCRATCH_MAX_BYTES);
+        return;
+    }
+    out->size_bytes = (unsigned long long)v;
+}
+
 /* Rules that relate fields to each other; only meaningful once every field
  * parsed, so they run only on an otherwise valid document. */
 static void check_combinations(struct parse *p, const struct policy *pol)
@@ -434,6 +506,10 @@ static void check_combinations(struct parse *p, const struct policy *pol)
             add_error(p, "$.network.allowedHosts", "%s", why);
         if (net->has_outgoing_proxy)
             add_error(p, "$.network.outgoingProxy", "%s", why);
+        if (policy_has_limits(pol))
+            add_error(p, "$.limits", "%s", why);
+        if (pol->scratch.requested)
+            add_error(p, "$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net->has_outgoing_proxy && !net->egress)
@@ -446,7 +522,7 @@ static void check_combinations(struct parse *p, const struct policy *pol)
 static struct policy *parse_document(struct parse *p, const cJSON *root)
 {
     static const char *const known[] = {"mode", "allowedReadPaths", "deniedReadPaths",
-                                        "allowedWritePaths", "deniedWritePaths", "network"};
+                                        "allowedWritePaths", "deniedWritePaths", "network", "limits", "scratch"};
     if (!cJSON_IsObject(root)) {
         add_error(p, "$", "the policy must be a JSON object, not %s", json_type_name(root));
         return NULL;
@@ -463,6 +539,8 @@ static struct policy *parse_document(struct parse *p, const cJSON *root)
     parse_path_list(p, root, "allowedWritePaths", &pol->allowed_write_paths);
     parse_path_list(p, root, "deniedWritePaths", &pol->denied_write_paths);
     parse_network(p, root, &pol->network);
+    parse_limits(p, root, &pol->limits);
+    parse_scratch(p, root, &pol->scratch);
     if (p->errors->count == 0 && !p->oom)
         check_combinations(p, pol);
     return pol;

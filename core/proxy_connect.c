@@ -2,6 +2,19 @@
  * proxy_connect.c — see proxy_connect.h.  Blocking sockets and a poll(2)
  * loop, like nc: the peer on each side (ssh, the proxy) reads whatever it
  * is sent, so a blocking write cannot deadlock.
+ *
+ * Why it is in the core and not beside the proxy (backends/egress-proxy):
+ *  - it shares no parser with the proxy: the proxy parses requests as a
+ *    server (http_parse.c, socks5_parse.c); this writes requests and reads
+ *    replies, which nothing there parses;
+ *  - it runs with no policy and no backend: in a developer build the egress
+ *    backend is a module, loaded only after a policy is read, so `--connect`
+ *    would have to load modules (and find the build tree) to make one TCP
+ *    connection; and for the core to link the backend's code instead would
+ *    make it name a backend, which no part of the core does;
+ *  - what it does share with the proxy is the contract, and that has one
+ *    home the backend includes: the variables and URL schemes (proxy_env.h)
+ *    and the port syntax (policy_port_parse).
  */
 #include "config.h"
 
@@ -23,13 +36,14 @@
 #include "diag.h"
 #include "policy.h"
 #include "proxy_connect.h"
+#include "proxy_env.h"
 
 #define HEAD_MAX 8192
 #define FIELD_MAX 256
 
 /* The variables the egress backend sets, in the order they are tried. */
-static const char *const http_vars[] = {"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"};
-static const char *const socks_vars[] = {"ALL_PROXY", "all_proxy"};
+static const char *const http_vars[] = PROXY_ENV_HTTP_VARS;
+static const char *const socks_vars[] = PROXY_ENV_SOCKS_VARS;
 
 struct proxy_url {
     bool socks;
@@ -108,8 +122,9 @@ static bool percent_decode(const char *p, size_t n, char *out, size_t cap)
 /* "http://user:pass@127.0.0.1:3128" or "socks5h://...": a loopback literal only. */
 static const char *parse_proxy_url(const char *text, bool socks, struct proxy_url *u)
 {
-    const char *scheme = socks ? (strncmp(text, "socks5h://", 10) == 0 ? "socks5h://" : "socks5://")
-                               : "http://";
+    const char *scheme = socks ? (strncmp(text, PROXY_ENV_SOCKS_SCHEME, strlen(PROXY_ENV_SOCKS_SCHEME)) == 0
+                                      ? PROXY_ENV_SOCKS_SCHEME : "socks5://")
+                               : PROXY_ENV_HTTP_SCHEME;
     if (strncmp(text, scheme, strlen(scheme)) != 0)
         return socks ? "is not a socks5h:// URL" : "is not an http:// URL";
     const char *auth = text + strlen(scheme);
@@ -279,7 +294,7 @@ static int http_handshake(int fd, const struct proxy_url *u, const char *authori
         return 0;
     /* A refusal: its status line, the rule, and the first line of its body. */
     char rule[128], status[128];
-    head_field(head, "X-Happy-Agent-Supervisor-Refused-By", rule, sizeof rule);
+    head_field(head, PROXY_REFUSAL_RULE_HEADER, rule, sizeof rule);
     snprintf(status, sizeof status, "%.*s", (int)strcspn(head, "\r"), head);
     char body[600];
     size_t got = *early_len < sizeof body - 1 ? *early_len : sizeof body - 1;

@@ -11,13 +11,18 @@
 #include <string.h>
 
 #include "backend.h"
+#include "explain_collect.h"
 
 enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
 {
+    static const char cut[] = "...(truncated)";
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    int n = vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
     va_end(ap);
+    /* Never cut silently: a longer message says that it was. */
+    if (n >= (int)sizeof ctx->error)
+        memcpy(ctx->error + sizeof ctx->error - sizeof cut, cut, sizeof cut);
     return SANDBOX_FAIL;
 }
 
@@ -92,4 +97,75 @@ void sandbox_wipe(void *p, size_t n)
     volatile unsigned char *v = p;
     while (n--)
         *v++ = 0;
+}
+
+/* ---- explain() (backend.h) ------------------------------------------ */
+
+enum sandbox_result sandbox_explain_noop(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
+    (void)ctx;
+    (void)out;
+    return SANDBOX_OK;
+}
+
+__attribute__((format(printf, 1, 0)))
+static char *format_text(const char *fmt, va_list ap)
+{
+    char buf[EXPLAIN_TEXT_MAX];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    return strdup(buf);
+}
+
+void sandbox_explain_add(struct sandbox_ctx *ctx, struct sandbox_explain *out, const char *kind,
+                         const char *subject, const char *how_fmt, ...)
+{
+    struct explain_collect *c = out->core;
+    if (c->count == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 32;
+        struct explain_item *grown = realloc(c->items, cap * sizeof *grown);
+        if (!grown) {
+            c->out_of_memory = true;
+            return;
+        }
+        c->items = grown;
+        c->cap = cap;
+    }
+    va_list ap;
+    va_start(ap, how_fmt);
+    struct explain_item it = {c->names[ctx->current], strdup(kind), strdup(subject ? subject : ""),
+                              format_text(how_fmt, ap)};
+    va_end(ap);
+    if (!it.kind || !it.subject || !it.how) {
+        free(it.kind);
+        free(it.subject);
+        free(it.how);
+        c->out_of_memory = true;
+        return;
+    }
+    c->items[c->count++] = it;
+}
+
+void sandbox_explain_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, bool allowed,
+                             const char *rule_fmt, ...)
+{
+    struct explain_collect *c = out->core;
+    if (i >= out->query_count)
+        return;
+    struct explain_answer *a = &c->answers[i];
+    /* A refusal wins; among allowances the last backend's (the innermost
+     * rule: the proxy after the namespace) is kept. */
+    if (a->verdict == SANDBOX_VERDICT_REFUSED)
+        return;
+    va_list ap;
+    va_start(ap, rule_fmt);
+    char *rule = format_text(rule_fmt, ap);
+    va_end(ap);
+    if (!rule) {
+        c->out_of_memory = true;
+        return;
+    }
+    free(a->rule);
+    a->rule = rule;
+    a->verdict = allowed ? SANDBOX_VERDICT_ALLOWED : SANDBOX_VERDICT_REFUSED;
+    a->backend = c->names[ctx->current];
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "signal_name.h"
 #include "supervise.h"
 
 /* SIGWINCH: a full-screen program in a session of its own learns of a
@@ -79,7 +80,9 @@ void reproduce_status(int status)
          * deaths as 128 + S, and so do we. */
         _exit(128 + sig);
     }
-    _exit(HAS_EXIT_FAILURE);
+    /* A stop or continue report (a tracer's view): not an end, and not
+     * "the target never ran" either, so never a silent 125. */
+    diag_fatal("the sandbox reported wait status 0x%x, which is neither an exit nor a death by signal", status);
 }
 
 /* The caller's terminal as it was, to hand it back as it was: a workload
@@ -101,27 +104,48 @@ static void terminal_restore(void)
         (void)tcsetattr(STDIN_FILENO, TCSANOW, &terminal);
 }
 
-void supervise(const struct sandbox_monitor *monitor)
+/* How the workload ended, as the status pipe says (backend.h). */
+struct ended {
+    int status;
+    int killed;  /* the sandbox killed processes the workload left */
+};
+
+/* The report's last line: how the workload ended. */
+static void ended_fields(struct report_line *l, const void *arg)
+{
+    const struct ended *e = arg;
+    char name[32];
+    if (WIFEXITED(e->status))
+        report_field_uint(l, "status", (unsigned long long)WEXITSTATUS(e->status));
+    else if (WIFSIGNALED(e->status))
+        report_field_string(l, "signal", signal_name(WTERMSIG(e->status), name, sizeof name), sizeof name);
+    report_field_bool(l, "killedBySupervisor", e->killed != 0);
+}
+
+void supervise(const struct sandbox_monitor *monitor, int report_fd)
 {
     forward_terminal_signals = monitor->own_session;
     if (monitor->own_session)
         terminal_save();
     forward_signals_to(monitor->pid);
-    int status;
-    while (waitpid(monitor->pid, &status, 0) < 0) {
+    struct ended e = {0, 0};
+    while (waitpid(monitor->pid, &e.status, 0) < 0) {
         if (errno != EINTR)
             diag_fatal("waiting for the sandbox (pid %d) failed: %s", (int)monitor->pid, strerror(errno));
     }
     if (monitor->status_fd >= 0) {
-        int reported;
+        int reported[2];
         ssize_t got;
         do
-            got = read(monitor->status_fd, &reported, sizeof reported);
+            got = read(monitor->status_fd, reported, sizeof reported);
         while (got < 0 && errno == EINTR);
         if (got == (ssize_t)sizeof reported)
-            status = reported;
+            e = (struct ended){reported[0], reported[1]};
         close(monitor->status_fd);
     }
     terminal_restore();
-    reproduce_status(status);
+    if (WIFEXITED(e.status) || WIFSIGNALED(e.status))
+        report_write(report_fd, "workload-ended", ended_fields, &e);
+    report_descriptor_restore(report_fd);
+    reproduce_status(e.status);
 }

@@ -17,6 +17,7 @@
 #include "http_parse.h"
 #include "proxy_auth.h"
 #include "resolver.h"
+#include "synth_table.h"
 
 #define CONN_IN_CAP HTTP_HEAD_MAX        /* the handshake buffer, freed once relaying */
 #define HANDSHAKE_TIMEOUT_MS 10000       /* accept .. complete request (slowloris) */
@@ -24,7 +25,7 @@
 #define LINGER_TIMEOUT_MS 2000           /* draining a refused client before close */
 #define REUSE_IDLE_MS 1000               /* a reused connection ends once the origin is this quiet */
 
-enum watch_kind { W_LISTENER, W_RESOLVER, W_CONTROL, W_CLIENT, W_UPSTREAM };
+enum watch_kind { W_LISTENER, W_DNS, W_RESOLVER, W_CONTROL, W_CLIENT, W_UPSTREAM };
 
 enum conn_state {
     ST_HANDSHAKE,   /* reading the client's request */
@@ -48,16 +49,21 @@ struct refusal {
     const char *reason;         /* one sentence for the client */
 };
 
-/* A front-end: what differs between the HTTP and the SOCKS5 protocol. */
+/* A front-end: what differs between the HTTP, SOCKS5 and transparent ones. */
 struct front_end {
-    const char *name;           /* "http", "socks5": as in the policy and the refusal report */
+    const char *name;           /* "http", "socks5", "transparent": as in the policy and the refusal report */
     char wire_kind;             /* its letter in the listener hand-over (egress_process.h) */
+    /* Right after accept: NULL to read a request (step); else the
+     * destination comes from the connection itself (transparent). */
+    void (*accepted)(struct egress_loop *loop, struct conn *c);
+    /* Decides by the transparent rules (loop->transparent), not the policy's. */
+    bool derived_rules;
     void (*step)(struct egress_loop *loop, struct conn *c);   /* consume c->in */
     void (*refuse)(struct egress_loop *loop, struct conn *c, const struct refusal *why);
     void (*connected)(struct conn *c);   /* owe the client the success reply (dir[1].prefix) */
 };
 
-extern const struct front_end http_front_end, socks5_front_end;
+extern const struct front_end http_front_end, socks5_front_end, transparent_front_end;
 
 /* What an evpoll readiness report points at: always starts with the kind. */
 struct watch {
@@ -119,7 +125,7 @@ struct conn {
 struct listener {
     struct watch w;
     int fd;
-    const struct front_end *front;
+    const struct front_end *front;   /* NULL: the transparent front-end's resolver (UDP) */
 };
 
 struct egress_loop {
@@ -131,6 +137,10 @@ struct egress_loop {
     struct conn *graveyard;          /* freed after the current batch of events */
     int64_t now_ms;
     int report_fd;                   /* refusal report (refusal_report.h), or -1 */
+    /* The transparent front-end (synth == NULL without it): the synthetic
+     * addresses, and the rules it decides by (synth_rules). */
+    struct synth_table *synth;
+    struct host_policy transparent;
 };
 
 /* egress_loop.c */
@@ -149,6 +159,10 @@ void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *ho
  */
 bool direction_discard(struct direction *d, int src);
 
+
+/* dns_frontend.c: answer what the resolver's socket `fd` has queued, a
+ * bounded number of datagrams per call. */
+void dns_frontend_serve(struct egress_loop *loop, int fd);
 
 /* upstream.c */
 void upstream_resolved(struct egress_loop *loop, struct conn *c);

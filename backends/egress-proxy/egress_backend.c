@@ -56,17 +56,34 @@ static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_cre
 
 /* The per-invocation secret exists in this process only in `creds`, wiped
  * whatever happens. */
+const struct egress_variant *egress_variant_for(unsigned others_offer)
+{
+    for (size_t i = 0; variants[i]; i++)
+        if (others_offer & variants[i]->needs)
+            return variants[i];
+    return NULL;
+}
+
+const char *egress_front_ends_problem(const struct egress_variant *v, unsigned fe)
+{
+    if (fe & POLICY_FRONT_END_TRANSPARENT & ~v->front_ends)
+        return "network.outgoingProxy.frontEnds: \"transparent\" needs a network namespace of the sandbox's own "
+               "(the linux-ns backend); use \"http\" or \"socks5\"";
+    if (fe & ~v->front_ends)
+        return "network.outgoingProxy.frontEnds: a front-end this build cannot serve";
+    return NULL;
+}
+
 static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
 {
     unsigned fe = egress_env_remove_callers(ctx);
     if (!fe)
         return SANDBOX_OK;
-    for (size_t i = 0; !chosen && variants[i]; i++)
-        if (ctx->others_offer & variants[i]->needs)
-            chosen = variants[i];
-    if (!chosen)
-        return sandbox_fail(ctx, "no boundary backend offers what the proxy's front-ends need (backend bug: "
-                                 "the core checks this)");
+    if (!(chosen = egress_variant_for(ctx->others_offer)))
+        return sandbox_fail(ctx, EGRESS_NO_VARIANT);
+    const char *problem = egress_front_ends_problem(chosen, fe);
+    if (problem)
+        return sandbox_fail(ctx, "%s", problem);
     struct proxy_creds creds;
     enum sandbox_result r = make_secret(ctx, &creds);
     r = r == SANDBOX_OK ? chosen->start(ctx, &creds, fe) : r;
@@ -100,4 +117,5 @@ SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
     .prepare = egress_prepare,
     .enter = egress_enter,
     .harden = sandbox_hook_noop,
+    .explain = egress_explain,
 };

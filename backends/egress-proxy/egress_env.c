@@ -9,15 +9,13 @@
 #include "egress_env.h"
 #include "host_match.h"
 #include "policy.h"
+#include "proxy_env.h"
 
-static const char *const http_vars[] = {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"};
-static const char *const socks_vars[] = {"ALL_PROXY", "all_proxy"};
-/* Node's fetch and http read HTTP_PROXY only with this set (Node >= 22.19). */
-static const char *const node_vars[] = {"NODE_USE_ENV_PROXY"};
-/* Set by neither front-end, so a caller's value would point the workload
- * at a proxy the policy never configured: always removed. */
-static const char *const foreign_vars[] = {"FTP_PROXY", "ftp_proxy"};
-static const char *const no_proxy_vars[] = {"NO_PROXY", "no_proxy"};
+static const char *const http_vars[] = PROXY_ENV_HTTP_VARS;
+static const char *const socks_vars[] = PROXY_ENV_SOCKS_VARS;
+static const char *const node_vars[] = PROXY_ENV_NODE_VARS;
+static const char *const foreign_vars[] = PROXY_ENV_FOREIGN_VARS;
+static const char *const no_proxy_vars[] = PROXY_ENV_NO_PROXY_VARS;
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -89,16 +87,18 @@ enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_c
     char url[160];
     int bad = 0;
     if (front_ends & POLICY_FRONT_END_HTTP) {
-        snprintf(url, sizeof url, "http://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
+        snprintf(url, sizeof url, PROXY_ENV_HTTP_SCHEME "%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
         bad |= set_all(ctx, http_vars, COUNT(http_vars), url);
         bad |= set_all(ctx, node_vars, COUNT(node_vars), "1");
     }
     if (front_ends & POLICY_FRONT_END_SOCKS5) {
-        snprintf(url, sizeof url, "socks5h://%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)socks_port);
+        snprintf(url, sizeof url, PROXY_ENV_SOCKS_SCHEME "%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)socks_port);
         bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
     }
     char no_proxy[64];
-    if (no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
+    /* Only beside a proxy variable: the transparent front-end has none. */
+    if ((front_ends & (POLICY_FRONT_END_HTTP | POLICY_FRONT_END_SOCKS5)) &&
+        no_proxy_value(ctx->policy, no_proxy, sizeof no_proxy))
         bad |= set_all(ctx, no_proxy_vars, COUNT(no_proxy_vars), no_proxy);
     sandbox_wipe(url, sizeof url);
     return bad ? sandbox_fail(ctx, "out of memory setting the proxy variables") : SANDBOX_OK;

@@ -177,7 +177,7 @@ void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *ho
     c->deadline_ms = loop->now_ms + CONNECT_TIMEOUT_MS;
     /* The client's interest is dropped where we wait (the lookup, a connect
      * in flight); every other way on sets its own. */
-    dest_decide(&loop->policy, host, host_len, port, &c->dest);
+    dest_decide(c->front->derived_rules ? &loop->transparent : &loop->policy, host, host_len, port, &c->dest);
     if (c->dest.verdict == DEST_MALFORMED || c->dest.verdict == DEST_DENIED) {
         upstream_fail(loop, c, false);
         return;
@@ -255,8 +255,9 @@ static void accept_clients(struct egress_loop *loop, struct listener *l)
         if (fd < 0)
             return;   /* EAGAIN, or ECONNABORTED: retried on the next event */
         struct conn *c = loop->nconns < loop->max_conns ? calloc(1, sizeof *c) : NULL;
-        unsigned char *in = c ? malloc(CONN_IN_CAP) : NULL;
-        if (!in) {
+        /* A front-end that reads no request needs no handshake buffer. */
+        unsigned char *in = c && !l->front->accepted ? malloc(CONN_IN_CAP) : NULL;
+        if (!c || (!in && !l->front->accepted)) {
             /* Over the connection cap (or out of memory): refuse this one
              * rather than stop accepting, which would stall every client. */
             free(c);
@@ -275,6 +276,10 @@ static void accept_clients(struct egress_loop *loop, struct listener *l)
             loop->conns->prev = c;
         loop->conns = c;
         loop->nconns++;
+        if (l->front->accepted) {
+            l->front->accepted(loop, c);
+            continue;
+        }
         /* A client writes its request right after connect(), usually before
          * we get here: read it now rather than after another wakeup (a miss
          * costs one recv). */
@@ -363,7 +368,7 @@ int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t
         return -1;
     }
     for (size_t i = 0; i < count; i++) {
-        listeners[i].w.kind = W_LISTENER;
+        listeners[i].w.kind = listeners[i].front ? W_LISTENER : W_DNS;
         if (add_watch(loop, listeners[i].fd, &listeners[i].w, err, errlen) != 0)
             return -1;
     }
@@ -384,6 +389,8 @@ int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t
             uint32_t ev = events[i].events;
             if (w->kind == W_LISTENER) {
                 accept_clients(loop, (struct listener *)(void *)w);
+            } else if (w->kind == W_DNS) {
+                dns_frontend_serve(loop, ((struct listener *)(void *)w)->fd);
             } else if (w->kind == W_RESOLVER) {
                 resolver_done(loop, resolver_fd);
             } else if (w->kind == W_CONTROL) {

@@ -142,6 +142,8 @@ static enum sandbox_result loopback_enter(struct sandbox_ctx *ctx)
  * to the workload alone. */
 const struct egress_variant egress_via_loopback = {
     .needs = SANDBOX_OFFER_LOOPBACK_GRANTS,
+    /* No network namespace to put a resolver and a relay in. */
+    .front_ends = POLICY_FRONT_END_HTTP | POLICY_FRONT_END_SOCKS5,
     .start = loopback_start,
     .enter = loopback_enter,
 };

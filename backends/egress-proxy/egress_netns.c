@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +21,7 @@
 #include "egress_platform.h"
 #include "egress_process.h"
 #include "egress_spawn.h"
+#include "name_views.h"
 
 /* Front-end ports on the sandbox's own loopback.  The network namespace is
  * private, so fixed, familiar ports cannot collide with anything of the
@@ -30,8 +32,9 @@
 
 struct egress_state {
     int control;               /* sandbox end of the socketpair */
-    struct stat host_netns;
+    struct stat host_netns, host_mntns;
     unsigned front_ends;
+    struct synth_table synth;  /* the transparent front-end's slots and ports */
 };
 
 /* Wait for one message from the egress process. */
@@ -55,6 +58,26 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
 }
 
+/* The slots and ports the relay listens on, from the policy as the egress
+ * process compiles it (egress_spawn.c); a policy over the limits is
+ * refused here, before anything starts. */
+static enum sandbox_result transparent_table(struct sandbox_ctx *ctx, struct synth_table *t)
+{
+    const struct policy *p = ctx->policy;
+    size_t n = p->network.allowed_hosts.count;
+    struct host_policy rules = {calloc(n ? n : 1, sizeof(struct host_rule)), n};
+    struct host_policy derived = {NULL, 0};
+    char err[300];
+    if (!rules.rules)
+        return sandbox_fail(ctx, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        egress_compile_entry(p->network.allowed_hosts.items[i], &rules.rules[i]);
+    int rc = synth_setup(&rules, &derived, t, err, sizeof err);
+    free(rules.rules);
+    free(derived.rules);
+    return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "network.outgoingProxy: %s", err);
+}
+
 static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
@@ -66,6 +89,11 @@ static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct pro
     if (stat("/proc/self/ns/net", &st->host_netns) != 0)
         return sandbox_fail(ctx, "cannot identify the host network namespace (/proc/self/ns/net): %s",
                             strerror(errno));
+    if (stat("/proc/self/ns/mnt", &st->host_mntns) != 0)
+        return sandbox_fail(ctx, "cannot identify the host mount namespace (/proc/self/ns/mnt): %s",
+                            strerror(errno));
+    if ((fe & POLICY_FRONT_END_TRANSPARENT) && transparent_table(ctx, &st->synth) != SANDBOX_OK)
+        return SANDBOX_FAIL;
     if (egress_env_set(ctx, creds, fe, HTTP_PORT, SOCKS5_PORT) != SANDBOX_OK)
         return SANDBOX_FAIL;
     int sp[2];
@@ -77,16 +105,18 @@ static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct pro
     return await_ready(ctx, st->control, "start-up");
 }
 
-static int loopback_listener(unsigned short port)
+/* A socket of `type` bound to addr:port of the sandbox's loopback (host
+ * order), listening if it is a stream. */
+static int loopback_socket(int type, uint32_t addr, unsigned short port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
-    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, 4096) != 0) {
+    sin.sin_addr.s_addr = htonl(addr);
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || (type == SOCK_STREAM && listen(fd, 4096) != 0)) {
         int e = errno;
         close(fd);
         errno = e;
@@ -95,15 +125,16 @@ static int loopback_listener(unsigned short port)
     return fd;
 }
 
-static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st,
-                                          const int *fds, const char *kinds, size_t n)
+/* One batch of at most EGRESS_BATCH listeners: their kinds after the
+ * message type, the descriptors in SCM_RIGHTS.  0, or -1 with errno. */
+static int send_batch(int control, char type, const int *fds, const char *kinds, size_t n)
 {
-    char payload[1 + EGRESS_MAX_LISTENERS];
-    payload[0] = EGRESS_MSG_LISTENERS;
+    char payload[1 + EGRESS_BATCH];
+    payload[0] = type;
     memcpy(payload + 1, kinds, n);
     union {
         struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int) * EGRESS_MAX_LISTENERS)];
+        char buf[CMSG_SPACE(sizeof(int) * EGRESS_BATCH)];
     } cmsg;
     memset(&cmsg, 0, sizeof cmsg);
     struct iovec iov = {payload, 1 + n};
@@ -114,9 +145,48 @@ static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress
     h->cmsg_type = SCM_RIGHTS;
     h->cmsg_len = CMSG_LEN(sizeof(int) * n);
     memcpy(CMSG_DATA(h), fds, sizeof(int) * n);
-    if (sendmsg(st->control, &msg, MSG_NOSIGNAL) < 0)
-        return sandbox_fail(ctx, "cannot hand the front-ends to the egress process: %s", strerror(errno));
+    return sendmsg(control, &msg, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+/* All of them, in batches (the last one says so), then wait for "ready". */
+static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st,
+                                          const int *fds, const char *kinds, size_t n)
+{
+    for (size_t at = 0; at < n; at += EGRESS_BATCH) {
+        size_t k = n - at < EGRESS_BATCH ? n - at : EGRESS_BATCH;
+        char type = at + k == n ? EGRESS_MSG_LISTENERS_END : EGRESS_MSG_LISTENERS;
+        if (send_batch(st->control, type, fds + at, kinds + at, k) != 0)
+            return sandbox_fail(ctx, "cannot hand the front-ends to the egress process: %s", strerror(errno));
+    }
     return await_ready(ctx, st->control, "front-end hand-over");
+}
+
+/* The transparent front-end's sockets, appended to fds[]/kinds[] at *n:
+ * the resolver, then one listener per slot and port (the egress process
+ * may not bind; the ports below 1024 need the capability this process
+ * still holds in the sandbox's user namespace). */
+static enum sandbox_result transparent_sockets(struct sandbox_ctx *ctx, const struct synth_table *t, int *fds,
+                                               char *kinds, size_t *n)
+{
+    int fd = loopback_socket(SOCK_DGRAM, EGRESS_DNS_ADDR, 53);
+    if (fd < 0)
+        return sandbox_fail(ctx, "cannot bind the resolver on 127.0.0.53:53 in the sandbox: %s", strerror(errno));
+    fds[*n] = fd;
+    kinds[(*n)++] = EGRESS_KIND_DNS;
+    for (size_t slot = 0; slot < t->slots; slot++) {
+        unsigned char a[4];
+        synth_slot_addr(slot, a);
+        uint32_t addr = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
+        for (size_t p = 0; p < t->nports; p++) {
+            fd = loopback_socket(SOCK_STREAM, addr, t->ports[p]);
+            if (fd < 0)
+                return sandbox_fail(ctx, "cannot listen on %u.%u.%u.%u:%u in the sandbox: %s", a[0], a[1], a[2],
+                                    a[3], (unsigned)t->ports[p], strerror(errno));
+            fds[*n] = fd;
+            kinds[(*n)++] = EGRESS_KIND_TRANSPARENT;
+        }
+    }
+    return SANDBOX_OK;
 }
 
 static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
@@ -145,7 +215,7 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
     for (size_t i = 0; i < COUNT(fronts) && r == SANDBOX_OK; i++) {
         if (!(st->front_ends & fronts[i].bit))
             continue;
-        int fd = loopback_listener(fronts[i].port);
+        int fd = loopback_socket(SOCK_STREAM, INADDR_LOOPBACK, fronts[i].port);
         if (fd < 0)
             r = sandbox_fail(ctx, "cannot listen on 127.0.0.1:%u in the sandbox: %s",
                              (unsigned)fronts[i].port, strerror(errno));
@@ -154,8 +224,14 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
             kinds[n++] = fronts[i].kind;
         }
     }
+    if (r == SANDBOX_OK && (st->front_ends & POLICY_FRONT_END_TRANSPARENT))
+        r = transparent_sockets(ctx, &st->synth, fds, kinds, &n);
     if (r == SANDBOX_OK)
         r = send_listeners(ctx, st, fds, kinds, n);
+    char err[400];
+    if (r == SANDBOX_OK && (st->front_ends & POLICY_FRONT_END_TRANSPARENT) &&
+        name_views_install(&st->host_mntns, err, sizeof err) != 0)
+        r = sandbox_fail(ctx, "%s", err);
     /* The egress process holds its own copies now; none stay here. */
     for (size_t i = 0; i < n; i++)
         close(fds[i]);
@@ -168,6 +244,7 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
  * boundary must give. */
 const struct egress_variant egress_via_netns = {
     .needs = SANDBOX_OFFER_PRIVATE_NETWORK,
+    .front_ends = POLICY_FRONT_END_HTTP | POLICY_FRONT_END_SOCKS5 | POLICY_FRONT_END_TRANSPARENT,
     .start = netns_start,
     .enter = netns_enter,
 };

@@ -25,6 +25,9 @@
 struct egress_variant {
     /* The offer of the boundary this variant needs. */
     unsigned needs;
+    /* The front-ends it can serve (POLICY_FRONT_END_*); prepare() refuses
+     * a policy naming another. */
+    unsigned front_ends;
     /* prepare(), once the caller's variables are gone and the secret is
      * made: start the egress process for front-ends `fe` and give the
      * workload its variables (egress_env_set).  The variant keeps its state
@@ -34,6 +37,18 @@ struct egress_variant {
      * descriptor of this backend there. */
     enum sandbox_result (*enter)(struct sandbox_ctx *ctx);
 };
+
+/* The first variant of the build whose need `others_offer` meets, or
+ * NULL (the core's composition check makes that a backend bug). */
+const struct egress_variant *egress_variant_for(unsigned others_offer);
+#define EGRESS_NO_VARIANT \
+    "no boundary backend offers what the proxy's front-ends need (backend bug: the core checks this)"
+/* Why variant `v` cannot serve the front-ends `fe` (POLICY_FRONT_END_*
+ * bits), or NULL. */
+const char *egress_front_ends_problem(const struct egress_variant *v, unsigned fe);
+
+/* egress_explain.c: the hook for --explain (backend.h). */
+enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 #ifdef EGRESS_VARIANT_NETNS
 extern const struct egress_variant egress_via_netns;

@@ -20,8 +20,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
@@ -31,6 +32,7 @@
 #include "egress_loop.h"
 #include "egress_process.h"
 #include "frontend_bind.h"
+#include "policy.h"
 
 #define CONTROL_FD 3
 #define REPORT_FD 4
@@ -48,42 +50,6 @@ __attribute__((noreturn)) static void report_and_exit(int control, const char *m
     _exit(1);
 }
 
-/*
- * Make writes to the report descriptor non-blocking without changing the
- * caller's open file description: O_NONBLOCK there is shared with every
- * other holder of it, and "--refusal-report 3 3>&1" would make the
- * workload's own stdout non-blocking (EAGAIN in programs that never asked
- * for it, and in the caller's shell after we exit).
- * - a socket: nothing to do, refusal_report_write sends with MSG_DONTWAIT;
- * - a FIFO or a character device (a pipe, a terminal): reopened through
- *   /proc/self/fd, a description of our own, with O_NONBLOCK (no file
- *   offset to lose for these);
- * - a regular file: a write does not wait for a reader; left alone;
- * - otherwise, or where the reopen fails (no /proc, macOS): the shared
- *   O_NONBLOCK as before -- never waiting beats being polite.
- */
-static void report_nonblocking(int fd)
-{
-    struct stat st;
-    bool known = fstat(fd, &st) == 0;
-    if (known && (S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)))
-        return;
-#ifdef __linux__
-    if (known && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
-        char path[40];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        int own = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        if (own >= 0) {
-            int moved = dup2(own, fd);
-            close(own);
-            if (moved == fd)
-                return;
-        }
-    }
-#endif
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
 /* Keep stderr (for libc's own fatal messages), the control socket as
  * descriptor 3 and the caller's refusal report as 4; everything else the
  * supervisor had open is none of the egress process's business. */
@@ -98,9 +64,8 @@ static int shed_descriptors(int control, int *report, char *err, size_t errlen)
     }
     int keep_below = r >= 0 ? REPORT_FD + 1 : CONTROL_FD + 1;
     *report = r >= 0 ? REPORT_FD : -1;
-    /* Never wait for a caller that reads its report slowly (backend.h). */
-    if (*report >= 0)
-        report_nonblocking(*report);
+    /* *report shares the supervisor's description, which the core made
+     * non-blocking (report_descriptor_nonblocking, event_report.h). */
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0) {
         snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
@@ -136,13 +101,74 @@ static int is_listening_tcp(int fd)
     return ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
 }
 
-/* The one message from inside the sandbox: kinds and the listening sockets. */
-static size_t receive_listeners(int control, struct listener *out, char *err, size_t errlen)
+/* Where fd is bound, if it is a socket of `type` bound to an IPv4 address. */
+static bool ipv4_bound(int fd, int type, struct sockaddr_in *sin)
 {
-    unsigned char payload[1 + EGRESS_MAX_LISTENERS];
+    int t = 0;
+    socklen_t len = sizeof t, sl = sizeof *sin;
+    memset(sin, 0, sizeof *sin);
+    return getsockopt(fd, SOL_SOCKET, SO_TYPE, &t, &len) == 0 && t == type &&
+           getsockname(fd, (struct sockaddr *)sin, &sl) == 0 && sin->sin_family == AF_INET;
+}
+
+/* The resolver's socket: UDP on 127.0.0.53:53. */
+static bool is_resolver_socket(int fd)
+{
+    struct sockaddr_in sin;
+    return ipv4_bound(fd, SOCK_DGRAM, &sin) && ntohl(sin.sin_addr.s_addr) == EGRESS_DNS_ADDR &&
+           ntohs(sin.sin_port) == 53;
+}
+
+/* A relay listener: on a slot of the table and one of its ports. */
+static bool is_relay_listener(const struct synth_table *t, int fd)
+{
+    struct sockaddr_in sin;
+    if (!t || !is_listening_tcp(fd) || !ipv4_bound(fd, SOCK_STREAM, &sin))
+        return false;
+    unsigned long a = ntohl(sin.sin_addr.s_addr);
+    unsigned short port = ntohs(sin.sin_port);
+    bool port_ok = false;
+    for (size_t i = 0; i < t->nports; i++)
+        port_ok = port_ok || t->ports[i] == port;
+    return port_ok && a > SYNTH_NET && a - SYNTH_NET - 1 < t->slots;
+}
+
+/* What a descriptor of kind `kind` must be: the front-end it serves
+ * (NULL: the resolver's socket), and whether it is one. */
+static bool check_kind(const struct egress_config *cfg, const struct synth_table *t, char kind, int fd,
+                       const struct front_end **front)
+{
+    unsigned fe = cfg->front_ends;
+    switch (kind) {
+    case EGRESS_KIND_DNS:
+        *front = NULL;
+        return (fe & POLICY_FRONT_END_TRANSPARENT) && is_resolver_socket(fd);
+    case EGRESS_KIND_TRANSPARENT:
+        *front = &transparent_front_end;
+        return (fe & POLICY_FRONT_END_TRANSPARENT) && is_relay_listener(t, fd);
+    case EGRESS_KIND_HTTP:
+        *front = &http_front_end;
+        return (fe & POLICY_FRONT_END_HTTP) && is_listening_tcp(fd);
+    case EGRESS_KIND_SOCKS5:
+        *front = &socks5_front_end;
+        return (fe & POLICY_FRONT_END_SOCKS5) && is_listening_tcp(fd);
+    default:
+        return false;
+    }
+}
+
+/*
+ * One batch from inside the sandbox: kinds and listening sockets, appended
+ * to out[*count..].  1 when more batches follow, 0 after the last, -1
+ * with a message.
+ */
+static int receive_batch(const struct egress_config *cfg, const struct synth_table *t, int control,
+                         struct listener *out, size_t *count, char *err, size_t errlen)
+{
+    unsigned char payload[1 + EGRESS_BATCH];
     union {
         struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int) * EGRESS_MAX_LISTENERS)];
+        char buf[CMSG_SPACE(sizeof(int) * EGRESS_BATCH)];
     } cmsg;
     struct iovec iov = {payload, sizeof payload};
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
@@ -153,43 +179,51 @@ static size_t receive_listeners(int control, struct listener *out, char *err, si
     while (n < 0 && errno == EINTR);
     if (n == 0)
         _exit(0);   /* the supervisor ended before building the sandbox */
-    size_t count = 0;
-    struct cmsghdr *h = CMSG_FIRSTHDR(&msg);
-    if (n > 1 && payload[0] == EGRESS_MSG_LISTENERS && h && h->cmsg_level == SOL_SOCKET &&
-        h->cmsg_type == SCM_RIGHTS && !(msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
-        count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        memcpy(&out[0].fd, CMSG_DATA(h), sizeof(int));
-        if (count == 2)
-            memcpy(&out[1].fd, CMSG_DATA(h) + sizeof(int), sizeof(int));
-    }
-    if (count == 0 || count != (size_t)n - 1) {
+    struct cmsghdr *h = n > 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+    size_t fds = h ? (h->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
+    if (!h || (payload[0] != EGRESS_MSG_LISTENERS && payload[0] != EGRESS_MSG_LISTENERS_END) ||
+        h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS || CMSG_NXTHDR(&msg, h) ||
+        (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || fds != (size_t)n - 1 ||
+        fds > EGRESS_MAX_LISTENERS - *count) {
         snprintf(err, errlen, "malformed listener message on the control socket");
-        return 0;
+        return -1;
     }
-    for (size_t i = 0; i < count; i++) {
-        char kind = (char)payload[1 + i];
-        out[i].front = kind == EGRESS_KIND_SOCKS5 ? &socks5_front_end
-                     : kind == EGRESS_KIND_HTTP ? &http_front_end : NULL;
-        if (!out[i].front || !is_listening_tcp(out[i].fd) || fcntl(out[i].fd, F_SETFL, O_NONBLOCK) != 0) {
-            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening TCP socket "
-                                  "of a known front-end", i);
-            return 0;
+    for (size_t i = 0; i < fds; i++) {
+        struct listener *l = &out[(*count)++];
+        memcpy(&l->fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+        if (!check_kind(cfg, t, (char)payload[1 + i], l->fd, &l->front) ||
+            fcntl(l->fd, F_SETFL, O_NONBLOCK) != 0) {
+            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening socket "
+                                  "of a configured front-end", *count - 1);
+            return -1;
         }
     }
-    return count;
+    return payload[0] == EGRESS_MSG_LISTENERS;
+}
+
+/* Every batch, until the last. */
+static size_t receive_listeners(const struct egress_config *cfg, const struct synth_table *t, int control,
+                                struct listener *out, char *err, size_t errlen)
+{
+    size_t count = 0;
+    int more;
+    while ((more = receive_batch(cfg, t, control, out, &count, err, errlen)) > 0)
+        ;
+    return more < 0 ? 0 : count;
 }
 
 /* The listeners are created inside the sandbox's network namespace by the
  * egress backend's enter() and handed over; the process confines itself
  * before it touches anything from there. */
-static size_t receive_handed_over(int control, pid_t parent, struct listener *out, char *err, size_t errlen)
+static size_t receive_handed_over(const struct egress_config *cfg, const struct synth_table *t, int control,
+                                  pid_t parent, struct listener *out, char *err, size_t errlen)
 {
     if (egress_confine(parent, err, errlen) != 0)
         report_and_exit(control, err);
     char ready = EGRESS_MSG_READY;
     if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
         _exit(0);
-    size_t count = receive_listeners(control, out, err, errlen);
+    size_t count = receive_listeners(cfg, t, control, out, err, errlen);
     if (count == 0)
         report_and_exit(control, err);
     if (send(control, &ready, 1, MSG_NOSIGNAL) != 1)
@@ -219,22 +253,25 @@ static size_t bind_on_loopback(const struct egress_config *cfg, int control, pid
     return count;
 }
 
-static size_t obtain_listeners(const struct egress_config *cfg, int control, pid_t parent,
-                               struct listener *out, char *err, size_t errlen)
+static size_t obtain_listeners(const struct egress_config *cfg, const struct synth_table *t, int control,
+                               pid_t parent, struct listener *out, char *err, size_t errlen)
 {
 #ifndef EGRESS_HOST_LOOPBACK
     if (!cfg->bind_loopback)
-        return receive_handed_over(control, parent, out, err, errlen);
+        return receive_handed_over(cfg, t, control, parent, out, err, errlen);
+#else
+    (void)t;
 #endif
     return bind_on_loopback(cfg, control, parent, out, err, errlen);
 }
 
-static size_t connection_cap(void)
+/* What the descriptor limit leaves for connections, `listeners` held. */
+static size_t connection_cap(size_t listeners)
 {
     struct rlimit lim;
-    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur < 128)
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur < 128 + listeners)
         return 16;
-    size_t cap = (size_t)(lim.rlim_cur - 64) / relay_mover.fds_per_conn;
+    size_t cap = (size_t)(lim.rlim_cur - 64 - listeners) / relay_mover.fds_per_conn;
     return cap > 4096 ? 4096 : cap;
 }
 
@@ -253,13 +290,20 @@ void egress_process_main(const struct egress_config *cfg, int control, pid_t par
     if (shed_descriptors(control, &report, err, sizeof err) != 0)
         report_and_exit(control, err);
     control = CONTROL_FD;
-    struct listener listeners[EGRESS_MAX_LISTENERS];
-    memset(listeners, 0, sizeof listeners);
-    size_t count = obtain_listeners(cfg, control, parent, listeners, err, sizeof err);
     static struct egress_loop loop;
+    static struct synth_table synth;
     loop.policy = cfg->policy;
     loop.creds = cfg->creds;
-    loop.max_conns = connection_cap();
+    /* The same table egress_netns.c bound the relay's listeners by, from
+     * the same policy. */
+    if ((cfg->front_ends & POLICY_FRONT_END_TRANSPARENT) &&
+        synth_setup(&cfg->policy, &loop.transparent, &synth, err, sizeof err) != 0)
+        report_and_exit(control, err);
+    if (cfg->front_ends & POLICY_FRONT_END_TRANSPARENT)
+        loop.synth = &synth;
+    static struct listener listeners[EGRESS_MAX_LISTENERS];
+    size_t count = obtain_listeners(cfg, loop.synth, control, parent, listeners, err, sizeof err);
+    loop.max_conns = connection_cap(count);
     loop.report_fd = report;
     if (egress_loop_run(&loop, listeners, count, control, err, sizeof err) != 0)
         report_and_exit(control, err);

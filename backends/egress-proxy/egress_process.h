@@ -12,14 +12,24 @@
 
 #include "destination.h"
 #include "proxy_auth.h"
+#include "synth_table.h"
 
 /* Messages on the socketpair (SOCK_SEQPACKET: one message per send). */
 #define EGRESS_MSG_READY 'R'      /* egress -> supervisor / sandbox: all set */
 #define EGRESS_MSG_ERROR 'E'      /* followed by one line of text */
-#define EGRESS_MSG_LISTENERS 'L'  /* sandbox -> egress: kinds[], fds in SCM_RIGHTS */
+/* sandbox -> egress: kinds[], their descriptors in SCM_RIGHTS, at most
+ * EGRESS_BATCH of them per message; 'L' says more batches follow, 'Z' is
+ * the last one (then the egress process answers "ready"). */
+#define EGRESS_MSG_LISTENERS 'L'
+#define EGRESS_MSG_LISTENERS_END 'Z'
 #define EGRESS_KIND_HTTP 'H'      /* a kinds[] entry: the listener is the http front-end */
 #define EGRESS_KIND_SOCKS5 'S'    /* ... the socks5 front-end */
-#define EGRESS_MAX_LISTENERS 2
+#define EGRESS_KIND_DNS 'D'       /* ... the transparent front-end's resolver (UDP, 127.0.0.53:53) */
+#define EGRESS_KIND_TRANSPARENT 'T' /* ... a relay listener on a synthetic address (synth_table.h) */
+#define EGRESS_DNS_ADDR 0x7f000035u /* 127.0.0.53, where the transparent front-end's resolver listens */
+#define EGRESS_BATCH 64           /* SCM_RIGHTS carries up to 253 (SCM_MAX_FD) */
+/* http, socks5, the resolver, and one relay listener per slot x port. */
+#define EGRESS_MAX_LISTENERS (3 + SYNTH_MAX_LISTENERS)
 /* How long the supervisor waits for each answer of the egress process. */
 #define EGRESS_START_TIMEOUT_MS 10000
 /*

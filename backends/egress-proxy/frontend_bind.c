@@ -2,8 +2,8 @@
  * frontend_bind.c — see frontend_bind.h.  Bound on 127.0.0.1 only: on the
  * host's loopback every local process can connect, so the per-invocation
  * secret is what keeps them out (checked in constant time by both
- * front-ends), and the workload's Seatbelt profile allows it exactly these
- * ports.
+ * front-ends), and the boundary grants the workload exactly these ports
+ * (the Seatbelt profile; the connect() broker under landlock).
  */
 #include "config.h"
 
@@ -42,13 +42,13 @@ static int bind_one(unsigned short *port, char *err, size_t errlen)
 size_t frontend_bind(unsigned front_ends, struct listener *out, unsigned short ports[2], char *err,
                      size_t errlen)
 {
-    static const struct { unsigned bit; const struct front_end *front; } fronts[EGRESS_MAX_LISTENERS] = {
+    static const struct { unsigned bit; const struct front_end *front; } fronts[2] = {
         {POLICY_FRONT_END_HTTP, &http_front_end},
         {POLICY_FRONT_END_SOCKS5, &socks5_front_end},
     };
     size_t n = 0;
     ports[0] = ports[1] = 0;
-    for (size_t i = 0; i < EGRESS_MAX_LISTENERS; i++) {
+    for (size_t i = 0; i < sizeof fronts / sizeof fronts[0]; i++) {
         if (!(front_ends & fronts[i].bit))
             continue;
         int fd = bind_one(&ports[i], err, errlen);

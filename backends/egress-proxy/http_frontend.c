@@ -12,8 +12,7 @@
 
 #include "conn.h"
 #include "egress_process.h"
-
-#define RULE_HEADER "X-Happy-Agent-Supervisor-Refused-By"
+#include "proxy_env.h"
 
 static const char *status_text(int status)
 {
@@ -44,7 +43,7 @@ static void http_refuse(struct egress_loop *loop, struct conn *c, int status, co
     if (status == 407)
         snprintf(extra, sizeof extra, "Proxy-Authenticate: Basic realm=\"happy-agent-supervisor\"\r\n");
     else if (rule)
-        snprintf(extra, sizeof extra, RULE_HEADER ": %s\r\n", rule);
+        snprintf(extra, sizeof extra, PROXY_REFUSAL_RULE_HEADER ": %s\r\n", rule);
     size_t cap = 512 + (size_t)bn;
     char *msg = malloc(cap);
     if (!msg) {

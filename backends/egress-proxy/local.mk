@@ -10,6 +10,8 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/destination.h backends/egress-proxy/destination.c \
 	backends/egress-proxy/http_parse.h backends/egress-proxy/http_parse.c \
 	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
+	backends/egress-proxy/dns_parse.h backends/egress-proxy/dns_parse.c \
+	backends/egress-proxy/synth_table.h backends/egress-proxy/synth_table.c \
 	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c \
 	backends/egress-proxy/refusal_report.h backends/egress-proxy/refusal_report.c
 # The hooks: shared (egress_backend.c, egress_env.c) plus the platform's
@@ -17,7 +19,8 @@ EGRESS_POLICY_SOURCES = \
 # define.
 EGRESS_BACKEND_SOURCES = backends/egress-proxy/egress_backend.c \
 	backends/egress-proxy/egress_platform.h \
-	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c
+	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c \
+	backends/egress-proxy/egress_explain.c
 EGRESS_BACKEND_LIBS =
 # The egress process: one event loop over a small platform seam (evpoll.h:
 # how readiness is learnt; relay*.c: how bytes move; confine*.c: what the
@@ -31,12 +34,14 @@ EGRESS_PROCESS_SOURCES = \
 	backends/egress-proxy/egress_spawn.h backends/egress-proxy/egress_spawn.c \
 	backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c \
+	backends/egress-proxy/transparent_frontend.c backends/egress-proxy/dns_frontend.c \
 	backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 # Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's
 # netns (linux-ns) or bound on the host's loopback (landlock).
 EGRESS_LINUX_SOURCES = \
 	backends/egress-proxy/egress_netns.c backends/egress-proxy/egress_loopback.c \
+	backends/egress-proxy/name_views.h backends/egress-proxy/name_views.c \
 	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c \
 	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
 	backends/egress-proxy/confine.c
@@ -85,7 +90,7 @@ backends_egress_proxy_libegress_backend_a_SOURCES = $(EGRESS_BACKEND_SOURCES)
 backends_egress_proxy_libegress_backend_a_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
 happy_agent_supervisor_LDADD += backends/egress-proxy/libegress_backend.a \
 	backends/egress-proxy/libegress_policy.a $(EGRESS_BACKEND_LIBS)
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_EGRESS_PROXY
+HAS_BACKENDS += egress_proxy_backend
 endif
 endif
 

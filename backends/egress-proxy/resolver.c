@@ -19,7 +19,7 @@ static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
 static struct resolve_job *queue_head, *queue_tail;
 static int done_pipe[2] = {-1, -1};
 
-static void run_job(struct resolve_job *job)
+void resolver_lookup(struct resolve_job *job)
 {
     struct addrinfo hints, *res = NULL;
     memset(&hints, 0, sizeof hints);
@@ -52,7 +52,7 @@ static void *worker(void *unused)
         if (!queue_head)
             queue_tail = NULL;
         pthread_mutex_unlock(&queue_lock);
-        run_job(job);
+        resolver_lookup(job);
         /* A pointer is far below PIPE_BUF, so each write is atomic; the
          * pipe is blocking on this end, so a busy loop only slows workers. */
         ssize_t w;

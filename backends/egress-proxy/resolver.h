@@ -25,6 +25,10 @@ struct resolve_job {
     struct resolve_job *next;      /* queue link, workers only */
 };
 
+/* The lookup itself, in the calling thread: what a worker does with a job
+ * (--explain's verdict on a name uses it too). */
+void resolver_lookup(struct resolve_job *job);
+
 /* Start the workers.  Returns the descriptor to poll for finished jobs, or
  * -1 with errno. */
 int resolver_start(void);

@@ -10,9 +10,13 @@
  * enter: the loopback ports granted by the other backends' prepare() (the
  *   proxy's front-ends) become the ruleset's only TCP connect rules; then
  *   fork the broker process (outside every restriction, like linux-ns's
- *   init: it makes the workload's connect() calls, socket_rules.c, kills
+ *   init: it makes the workload's connect() calls, socket_rules.c, and its
+ *   entries in the directories on the way to a denial, fs_anchors.c, from
+ *   the pools of directories made just before, fs_dir_pool.c; kills
  *   what the workload leaves behind and reports its status), which forks
- *   the workload.  The supervisor returns SANDBOX_SUPERVISE and waits.
+ *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork
+ *   below holds this backend's own part).  The supervisor returns
+ *   SANDBOX_SUPERVISE and waits.
  * harden (the workload): close descriptors above 2, zero capabilities and
  *   no_new_privs, enter the Landlock domain (with the signal and
  *   abstract-socket scopes where the kernel has them), and the seccomp
@@ -27,20 +31,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "landlock.h"
 #include "landlock_sys.h"
 #include "seccomp_programs.h"
-#include "supervise.h"
+#include "sandbox_limits.h"
+#include "supervised_fork.h"
 
 struct landlock_state {
     bool sandbox;               /* false for full_access: nothing to enforce */
@@ -50,29 +51,30 @@ struct landlock_state {
     int ruleset;
     int link;                   /* workload end of the broker socket pair */
     struct fs_lists fs;
+    struct fs_anchors anchors;  /* the directories on the way to a denial, for the broker */
     struct socket_policy sockets;
     struct connect_rules rules;
     struct seccomp_shape shape;
 };
 
 static struct landlock_state state = {.ruleset = -1, .link = -1};
+static struct sandbox_limits limits;
 
-/* What this kernel or this design cannot enforce for the policy: the
- * message of the refusal, or NULL. */
-static const char *unenforceable(const struct policy *p, bool egress_open, char *buf, size_t size)
+const char *landlock_unenforceable(const struct policy *p, int abi, bool layered, char *buf, size_t size)
 {
-    if (state.abi == 0)
+    bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
+    if (abi == 0)
         return "Landlock is not available on this kernel (it needs Linux >= 5.13 with landlock in the lsm= "
                "boot list); use the linux-ns backend";
-    if (state.layered)
+    if (layered)
         return NULL; /* the network, signals and sockets are the outer boundary's */
     if (!egress_open && p->network.local_binding)
         return "\"localBinding\": true needs a network of the sandbox's own, which this backend cannot give "
                "(a server would listen on the host's interfaces); set it to false, or use the linux-ns backend";
-    if (geteuid() == 0 && state.abi < 6) {
+    if (geteuid() == 0 && abi < 6) {
         snprintf(buf, size, "a root caller needs Landlock's signal scope (ABI 6, Linux >= 6.12), or the "
                  "workload could signal every root process of the host; this kernel has ABI %d: run as an "
-                 "ordinary user, or use the linux-ns backend", state.abi);
+                 "ordinary user, or use the linux-ns backend", abi);
         return buf;
     }
     return connect_broker_unsupported();
@@ -81,15 +83,14 @@ static const char *unenforceable(const struct policy *p, bool egress_open, char 
 static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    *sandbox_state(ctx) = &state;
     state.sandbox = p->mode != POLICY_MODE_FULL_ACCESS;
     if (!state.sandbox)
         return SANDBOX_OK;
     state.abi = landlock_abi();
     state.layered = ctx->others_offer & SANDBOX_OFFER_SYSCALL_FILTER;
     bool egress_open = p->network.egress && !p->network.has_outgoing_proxy;
-    char why[512], err[1024];
-    const char *refusal = unenforceable(p, egress_open, why, sizeof why);
+    char why[512], err[SANDBOX_ERROR_MAX];
+    const char *refusal = landlock_unenforceable(p, state.abi, state.layered, why, sizeof why);
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
     if (state.layered)
@@ -104,7 +105,9 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "%s", err);
     if ((state.ruleset = landlock_create_ruleset(&attr)) < 0)
         return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
-    if (fs_ruleset_add(state.ruleset, state.abi, &state.fs, err, sizeof err) != 0)
+    if (fs_anchors_init(&state.anchors) != 0)
+        return sandbox_fail(ctx, "out of memory noting the directories on the way to a denied path");
+    if (fs_ruleset_add(state.ruleset, state.abi, &state.fs, &state.anchors, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     state.shape = (struct seccomp_shape){
         .local_binding = p->network.local_binding,
@@ -113,6 +116,10 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         .shared_host = true, /* no namespace: the host's metadata, processes, IPC */
     };
     state.sockets = (struct socket_policy){.fs = &state.fs, .egress_open = egress_open};
+    /* A group wherever one can be made: its kill switch ends what a
+     * workload started in a session of its own (no PID namespace here). */
+    if (sandbox_limits_prepare(&limits, ctx, false, true, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 
@@ -121,7 +128,9 @@ static enum sandbox_result grant_ports(struct sandbox_ctx *ctx)
 {
     state.sockets.ports = ctx->loopback_grants;
     state.sockets.port_count = ctx->loopback_grant_count;
+    state.sockets.anchors = &state.anchors.set;
     socket_rules_init(&state.rules, &state.sockets);
+    state.rules.anchors = &state.anchors.set; /* the broker's entries above a denial (entry_broker.c) */
     for (size_t i = 0; state.handles_net && i < ctx->loopback_grant_count; i++) {
         struct landlock_net_port_attr rule = {.allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP,
                                               .port = ctx->loopback_grants[i]};
@@ -132,15 +141,6 @@ static enum sandbox_result grant_ports(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
-/* Die with `parent`, which must still be the one we were forked by. */
-static void tie_to_parent(pid_t parent, const char *who)
-{
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
-        diag_fatal("landlock: cannot tie the %s to its parent (PR_SET_PDEATHSIG): %s", who, strerror(errno));
-    if (getppid() != parent)
-        _exit(HAS_EXIT_FAILURE); /* the parent died before PDEATHSIG */
-}
-
 /* The broker process, before the workload exists: out of the caller's
  * session and terminal, not dumpable (the workload must not ptrace it), the
  * subreaper of all the workload starts, without the caller's keys, and
@@ -148,8 +148,8 @@ static void tie_to_parent(pid_t parent, const char *who)
  * chown, ...) the kernel then judges as it would the workload's own call. */
 static void broker_setup(pid_t supervisor)
 {
-    char err[512];
-    tie_to_parent(supervisor, "broker process");
+    char err[SANDBOX_ERROR_MAX];
+    supervised_fork_tie_to_parent("landlock", supervisor, "broker process");
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
         diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s", strerror(errno));
     if (keyring_join_fresh_session(err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
@@ -160,14 +160,14 @@ static void broker_setup(pid_t supervisor)
  * process inside the outer boundary (its paths resolve through its view). */
 static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
 {
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     struct landlock_ruleset_attr attr = {.handled_access_fs = fs_rights_handled(state.abi)};
     if (fs_lists_build(ctx, &state.fs, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     int ruleset = landlock_create_ruleset(&attr);
     if (ruleset < 0)
         return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
-    int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, err, sizeof err);
+    int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, NULL, err, sizeof err); /* no broker of ours */
     if (rc == 0 && landlock_restrict_self(ruleset) != 0) {
         snprintf(err, sizeof err, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
         rc = -1;
@@ -175,6 +175,18 @@ static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
     close(ruleset);
     return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "%s", err);
 }
+
+/* The supervisor forks the broker; no PID namespace: the workload dies with
+ * the broker, which kills what it leaves (broker_setup made it the
+ * subreaper). */
+static const struct supervised_fork ll_fork = {
+    .backend = "landlock",
+    .middle = "broker",
+    .pid_namespace = false,
+    .setup = broker_setup,
+    .rules = &state.rules,
+    .limits = &limits,
+};
 
 static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
 {
@@ -184,50 +196,31 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
         return enter_layer(ctx);
     if (grant_ports(ctx) != SANDBOX_OK)
         return SANDBOX_FAIL;
-    int status[2], link[2];
-    if (pipe2(status, O_CLOEXEC) != 0)
-        return sandbox_fail(ctx, "cannot create the status pipe: %s", strerror(errno));
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
-        return sandbox_fail(ctx, "cannot create the broker socket pair: %s", strerror(errno));
-    /* As in linux-ns: the caller's signals stay pending until each process
-     * is ready for them (supervise.h). */
-    sigset_t unblocked;
-    forwarded_signals_block(&unblocked);
-    pid_t supervisor = getpid(), broker = fork();
-    if (broker != 0) {
-        sigprocmask(SIG_SETMASK, &unblocked, NULL);
-        close(status[1]);
-        close(link[0]);
-        close(link[1]);
-        close(state.ruleset);
-        if (broker < 0)
-            return sandbox_fail(ctx, "cannot fork the broker process: %s", strerror(errno));
-        ctx->monitor = (struct sandbox_monitor){.pid = broker, .status_fd = status[0], .own_session = true};
-        return SANDBOX_SUPERVISE;
+    /* Made only now, when nothing but the fork can fail: a launch refused
+     * earlier leaves nothing in the workspace. */
+    char err[SANDBOX_ERROR_MAX];
+    if (fs_dir_pools_make(&state.anchors, state.ruleset, fs_rights_handled(state.abi), err, sizeof err) != 0) {
+        entry_broker_remove_pools(&state.anchors.set);
+        return sandbox_fail(ctx, "%s", err);
     }
-    close(status[0]);
-    broker_setup(supervisor);
-    pid_t broker_pid = getpid(), workload = fork();
-    if (workload < 0)
-        diag_fatal("landlock: cannot fork the workload: %s", strerror(errno));
-    if (workload > 0) {
-        close(link[1]);
+    int link;
+    enum sandbox_result r = supervised_fork(ctx, &ll_fork, &link);
+    if (r == SANDBOX_FAIL)
+        entry_broker_remove_pools(&state.anchors.set); /* no broker to use them */
+    if (r != SANDBOX_OK) {
+        /* The supervisor: the ruleset is the workload's alone (the broker's
+         * copy goes with broker_init_run()'s descriptor sweep). */
         close(state.ruleset);
-        forward_signals_to(workload);
-        sigprocmask(SIG_SETMASK, &unblocked, NULL);
-        broker_init_run(workload, status[1], link[0], &state.rules, true);
+        fs_anchors_close(&state.anchors);
+        return r;
     }
-    tie_to_parent(broker_pid, "workload");
-    sigprocmask(SIG_SETMASK, &unblocked, NULL);
-    close(status[1]);
-    close(link[0]);
-    state.link = link[1];
+    state.link = link;
     return SANDBOX_OK;
 }
 
 static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     if (state.layered)
         return SANDBOX_OK; /* the outer boundary's harden() did the rest */
     if (!state.sandbox)
@@ -249,8 +242,10 @@ static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
 SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
     .name = "landlock",
+    .summary = "no user namespace needed; no private PID, IPC, /proc or network view",
     .order = 110,
-    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
+                SANDBOX_ENFORCES_LIMITS,
     /* The broker and the ruleset open exactly the granted loopback ports;
      * the supervisor waits outside for every sandboxed run. */
     .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,
@@ -258,4 +253,5 @@ SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .prepare = ll_prepare,
     .enter = ll_enter,
     .harden = ll_harden,
+    .explain = ll_explain,
 };

@@ -76,9 +76,9 @@ static int collect_mount(const struct mount_info *m, void *arg)
     bool beneath = false;
     for (size_t i = 0; ms->l->writable[i]; i++) {
         const char *root = ms->l->writable[i];
-        beneath = beneath || path_at_or_beneath(m->point, root);
+        beneath = beneath || policy_path_at_or_beneath(m->point, root);
         size_t len = strlen(m->point);
-        if (path_at_or_beneath(root, m->point) && len >= ms->inner_len[i]) {
+        if (policy_path_at_or_beneath(root, m->point) && len >= ms->inner_len[i]) {
             ms->inner_len[i] = len;
             ms->inner_excluded[i] = excluded_fs(m->fstype);
         }

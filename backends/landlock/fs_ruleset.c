@@ -13,8 +13,9 @@
  *
  * What follows from it (README.md, "What it does not give"):
  *  - the directories on the way to a denied path get no right themselves:
- *    they cannot be listed, and an entry created in one after the launch
- *    (by the host or by the workload) has no rights at all;
+ *    the broker lists them and makes, renames and removes their entries
+ *    (fs_anchors.c, entry_broker.c); a directory created in one is one of
+ *    the pools made at launch with every right (fs_dir_pool.c);
  *  - a denied path that does not exist is simply not granted: if it is
  *    created later, it is still denied (better than a mount can do);
  *  - a rule follows the inode, but the other paths to a denied object
@@ -65,17 +66,11 @@ struct walk {
     int ruleset;
     uint64_t rights;
     const char *what;   /* "read" or "write", for messages */
+    struct fs_anchors *anchors; /* where the directories on the way go, or NULL */
+    bool writes;        /* the walk of a writable root */
     char *err;
     size_t errlen;
 };
-
-bool path_covered_by(const char *path, const char *const *list)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (path_at_or_beneath(path, list[i]))
-            return true;
-    return false;
-}
 
 static int add_rule(struct walk *w, int fd, const struct stat *st, const char *path)
 {
@@ -89,40 +84,11 @@ static int add_rule(struct walk *w, int fd, const struct stat *st, const char *p
     return -1;
 }
 
-static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n);
+static int grant(struct walk *w, int fd, const char *path, const char *const *excl, size_t n);
 
-/* The first index of sorted excl[0..n) not below `key`. */
-static size_t lower_bound(const char **excl, size_t n, const char *key)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(excl[mid], key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Copy to sub[] the entries of sorted excl[0..n) at or beneath `child`
- * (they stay sorted): `child` itself, then the run that starts with
- * "child/".  Returns their count. */
-static size_t select_beneath(const char *child, const char **excl, size_t n, const char **sub)
-{
-    size_t m = 0, at = lower_bound(excl, n, child);
-    if (at < n && strcmp(excl[at], child) == 0)
-        sub[m++] = excl[at];
-    size_t len = strlen(child);
-    char prefix[4096 + 256 + 1];
-    snprintf(prefix, sizeof prefix, "%s/", child);
-    for (at = lower_bound(excl, n, prefix); at < n && strncmp(excl[at], prefix, len + 1) == 0; at++)
-        sub[m++] = excl[at];
-    return m;
-}
-
-/* Grant every entry of directory `fd` (at `path`) but the excluded ones. */
-static int grant_entries(struct walk *w, int fd, const char *path, const char **excl, size_t n)
+/* Grant every entry of directory `fd` (at `path`) but the excluded ones,
+ * excl[0..n) in path order. */
+static int grant_entries(struct walk *w, int fd, const char *path, const char *const *excl, size_t n)
 {
     int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -133,42 +99,36 @@ static int grant_entries(struct walk *w, int fd, const char *path, const char **
             close(dfd);
         return -1;
     }
-    const char **sub = malloc(n * sizeof *sub);
     char child[4096 + 256];
-    int rc = sub ? 0 : -1;
+    int rc = 0;
     struct dirent *e;
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         snprintf(child, sizeof child, "%s/%s", strcmp(path, "/") == 0 ? "" : path, e->d_name);
-        size_t m = select_beneath(child, excl, n, sub);
-        if (m > 0 && strcmp(sub[0], child) == 0)
+        size_t m, at = policy_paths_beneath(excl, n, child, &m);
+        if (m > 0 && strcmp(excl[at], child) == 0)
             continue; /* denied itself (fs_lists_check refused a link there): nothing to open */
         int cfd = openat(fd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         if (cfd < 0)
             continue; /* gone meanwhile: nothing to grant */
-        rc = grant(w, cfd, child, sub, m);
+        rc = grant(w, cfd, child, excl + at, m);
         close(cfd);
     }
-    if (!sub)
-        snprintf(w->err, w->errlen, "out of memory granting the entries of %s", path);
-    free(sub);
     closedir(d);
     return rc;
 }
 
 /* Grant w->rights beneath `path` (O_PATH `fd`) except at or beneath each
- * of excl[0..n), which are all at or beneath `path`, sorted. */
-static int grant(struct walk *w, int fd, const char *path, const char **excl, size_t n)
+ * of excl[0..n), which are all at or beneath `path`, in path order. */
+static int grant(struct walk *w, int fd, const char *path, const char *const *excl, size_t n)
 {
     struct stat st;
     if (fstat(fd, &st) != 0) {
         snprintf(w->err, w->errlen, "cannot stat %s: %s", path, strerror(errno));
         return -1;
     }
-    bool denied_itself = false;
-    for (size_t i = 0; i < n && !denied_itself; i++)
-        denied_itself = strcmp(excl[i], path) == 0;
+    bool denied_itself = n > 0 && strcmp(excl[0], path) == 0; /* path order: it comes first */
     if (denied_itself && !S_ISLNK(st.st_mode))
         return 0;
     if (S_ISLNK(st.st_mode)) {
@@ -181,25 +141,21 @@ static int grant(struct walk *w, int fd, const char *path, const char **excl, si
     }
     if (n == 0 || !S_ISDIR(st.st_mode))
         return add_rule(w, fd, &st, path);
+    /* On the way to a denial: no rule here; the broker acts in it. */
+    if (w->anchors && fs_anchors_note(w->anchors, fd, &st, path, excl, n, w->writes, w->err, w->errlen) != 0)
+        return -1;
     return grant_entries(w, fd, path, excl, n);
 }
 
 /* ---- the policy --------------------------------------------------------- */
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The entries of `list` at or beneath `root`, sorted, into out[]. */
-static size_t beneath_of(const char *root, const char *const *list, const char **out)
+size_t fs_paths_beneath(const char *root, const char *const *list, const char **out)
 {
     size_t m = 0;
     for (size_t i = 0; list[i]; i++)
-        if (path_at_or_beneath(list[i], root))
+        if (policy_path_at_or_beneath(list[i], root))
             out[m++] = list[i];
-    qsort(out, m, sizeof *out, by_name);
-    return m;
+    return policy_paths_prune(out, m);
 }
 
 static size_t count(const char *const *list)
@@ -221,12 +177,14 @@ static size_t count(const char *const *list)
 #define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
                        LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
+static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+                                      "/dev/tty", NULL};
+
 static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen)
 {
-    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-                                          "/dev/tty"};
-    struct walk w = {ruleset, handled & DEVICE_RIGHTS, "device", err, errlen};
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+    struct walk w = {.ruleset = ruleset, .rights = handled & DEVICE_RIGHTS, .what = "device", .err = err,
+                     .errlen = errlen};
+    for (size_t i = 0; devices[i]; i++) {
         int fd = open(devices[i], O_PATH | O_CLOEXEC);
         struct stat st;
         if (fd < 0)
@@ -239,6 +197,16 @@ static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen
     return 0;
 }
 
+bool fs_own_terminal(int n, bool *read, bool *write)
+{
+    int mode = fcntl(n, F_GETFL);
+    if (mode < 0 || !isatty(n))
+        return false;
+    *read = (mode & O_ACCMODE) != O_WRONLY;
+    *write = (mode & O_ACCMODE) != O_RDONLY;
+    return true;
+}
+
 /* The caller's own terminal, which the workload holds as 0-2 already:
  * reopened by name (/dev/stdin, /dev/stderr, a tty check) it must stay
  * usable, with the access that descriptor has -- no more. */
@@ -247,19 +215,17 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
     for (int n = 0; n <= 2; n++) {
         char link[32];
         struct stat st;
-        int mode = fcntl(n, F_GETFL);
-        if (mode < 0 || !isatty(n))
+        bool rd, wr;
+        if (!fs_own_terminal(n, &rd, &wr))
             continue;
         snprintf(link, sizeof link, "/proc/self/fd/%d", n);
         int fd = open(link, O_PATH | O_CLOEXEC);
         if (fd < 0)
             continue;
-        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV;
-        if ((mode & O_ACCMODE) != O_WRONLY)
-            rights |= LANDLOCK_ACCESS_FS_READ_FILE;
-        if ((mode & O_ACCMODE) != O_RDONLY)
-            rights |= LANDLOCK_ACCESS_FS_WRITE_FILE;
-        struct walk w = {ruleset, handled & rights, "terminal", err, errlen};
+        uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV | (rd ? LANDLOCK_ACCESS_FS_READ_FILE : 0) |
+                          (wr ? LANDLOCK_ACCESS_FS_WRITE_FILE : 0);
+        struct walk w = {.ruleset = ruleset, .rights = handled & rights, .what = "terminal", .err = err,
+                         .errlen = errlen};
         int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link) : 0;
         close(fd);
         if (rc != 0)
@@ -276,14 +242,14 @@ static int grant_roots(struct walk *w, const struct fs_lists *l, const char *con
 {
     for (size_t i = 0; l->writable[i]; i++) {
         const char *root = l->writable[i];
-        if ((in_dev && !path_at_or_beneath(root, DEV_ROOT)) || path_covered_by(root, denied))
+        if ((in_dev && !policy_path_at_or_beneath(root, DEV_ROOT)) || policy_path_covered(root, denied))
             continue;
         int fd = fs_open_no_symlinks(root);
         if (fd < 0) {
             snprintf(w->err, w->errlen, "writable root %s: %s", root, strerror(errno));
             return -1;
         }
-        int rc = grant(w, fd, root, excl, beneath_of(root, denied, excl));
+        int rc = grant(w, fd, root, excl, fs_paths_beneath(root, denied, excl));
         close(fd);
         if (rc != 0)
             return -1;
@@ -291,7 +257,8 @@ static int grant_roots(struct walk *w, const struct fs_lists *l, const char *con
     return 0;
 }
 
-int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen)
+int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anchors *anchors, char *err,
+                   size_t errlen)
 {
     uint64_t handled = fs_rights_handled(abi);
     if (fs_lists_check(l, err, errlen) != 0)
@@ -302,11 +269,12 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
         snprintf(err, errlen, "out of memory building the Landlock ruleset");
         return -1;
     }
-    struct walk reads = {ruleset, handled & READ_CLASS, "read", err, errlen};
+    struct walk reads = {.ruleset = ruleset, .rights = handled & READ_CLASS, .what = "read", .anchors = anchors,
+                         .err = err, .errlen = errlen};
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    size_t n = beneath_of("/", l->no_read, excl);
+    size_t n = fs_paths_beneath("/", l->no_read, excl);
     excl[n++] = DEV_ROOT; /* room: most + 1 */
-    qsort(excl, n, sizeof *excl, by_name);
+    n = policy_paths_prune(excl, n);
     int rc = root < 0 ? -1 : grant(&reads, root, "/", excl, n);
     if (root >= 0)
         close(root);
@@ -314,11 +282,120 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, si
      * /dev is not -- unless a read-denial above it wins. */
     if (rc == 0)
         rc = grant_roots(&reads, l, l->no_read, true, excl);
-    struct walk writes = {ruleset, handled & ~(uint64_t)READ_CLASS, "write", err, errlen};
+    struct walk writes = {.ruleset = ruleset, .rights = handled & ~(uint64_t)READ_CLASS, .what = "write",
+                          .anchors = anchors, .writes = true, .err = err, .errlen = errlen};
     if (rc == 0)
         rc = grant_roots(&writes, l, l->no_write, false, excl);
+    if (rc == 0 && anchors)
+        rc = fs_anchors_pools(anchors, ruleset, handled & FILE_RIGHTS, err, errlen);
     free(excl);
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);
     return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
+}
+
+/* A denial lies strictly beneath `dir`: grant() gave `dir` no rule of its
+ * own, only its entries one by one (and /dev is left out of the reads). */
+static const char *on_the_way(const char *dir, const char *const *denied, bool write)
+{
+    for (size_t i = 0; denied[i]; i++)
+        if (strcmp(denied[i], dir) != 0 && policy_path_at_or_beneath(denied[i], dir))
+            return denied[i];
+    return !write && strcmp(dir, DEV_ROOT) != 0 && policy_path_at_or_beneath(DEV_ROOT, dir) ? DEV_ROOT : NULL;
+}
+
+/* The rules fs_ruleset_add() makes, read back for one path (write: create
+ * it or write it; read: read it, list it if a directory). */
+/* `path` is the caller's terminal held as descriptor 0-2 with the access
+ * asked for, granted on its own inode (grant_own_terminal): rule[n] says so.
+ * Otherwise the other rules decide. */
+static bool own_terminal_grants(const char *path, bool write, char *rule, size_t n)
+{
+    struct stat at, held;
+    if (stat(path, &at) != 0 || !S_ISCHR(at.st_mode))
+        return false;
+    for (int fd = 0; fd <= 2; fd++) {
+        bool rd, wr;
+        if (fs_own_terminal(fd, &rd, &wr) && (write ? wr : rd) && fstat(fd, &held) == 0 &&
+            held.st_dev == at.st_dev && held.st_ino == at.st_ino) {
+            snprintf(rule, n, "the caller's own terminal (descriptor %d, open for %s): granted on its own inode "
+                     "with that access only", fd, rd && wr ? "reading and writing" : rd ? "reading" : "writing");
+            return true;
+        }
+    }
+    return false;
+}
+
+bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n)
+{
+    /* A rule on the inode itself: Landlock adds it to whatever else applies. */
+    if (own_terminal_grants(path, write, rule, n))
+        return true;
+    const char *const *denied = write ? l->no_write : l->no_read;
+    for (size_t i = 0; denied[i]; i++)
+        if (policy_path_at_or_beneath(path, denied[i])) {
+            const char *why = policy_path_covered(denied[i], l->no_read) ? "deniedReadPaths" :
+                              policy_path_covered(denied[i], l->write_denied) ? "deniedWritePaths" :
+                              "a kernel or device mount";
+            snprintf(rule, n, "%s \"%s\": left out of the Landlock %s grant", why, denied[i],
+                     write ? "write" : "read");
+            return false;
+        }
+    if (policy_path_covered(path, devices)) {
+        snprintf(rule, n, "one of the harmless devices granted for reading and writing");
+        return true;
+    }
+    /* What needs a right on a directory itself: creating in it (the
+     * parent of a path not there yet), listing it. */
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (write && !exists) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir ? 1 : 0] = '\0';
+    }
+    const char *way = (write && !exists) || (!write && exists && S_ISDIR(st.st_mode)) ?
+                      on_the_way(dir, denied, write) : NULL;
+    if (way && !write) {
+        /* fs_anchors_note(): the broker opens it for listing (entry_broker.c). */
+        snprintf(rule, n, "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's name "
+                 "shows, its content does not)", dir, way);
+        return true;
+    }
+    if (way) {
+        /* fs_anchors_note() in a writable root: the broker makes entries there but the kept names,
+         * those that are denied or lead to a denied path (denied ones were refused above). */
+        for (size_t i = 0; denied[i]; i++)
+            if (policy_path_at_or_beneath(denied[i], path)) {
+                snprintf(rule, n, "leads to \"%s\": the broker never makes, renames or removes it", denied[i]);
+                return false;
+            }
+        for (size_t i = 0; l->writable[i]; i++)
+            if (policy_path_at_or_beneath(dir, l->writable[i]) && !policy_path_covered(l->writable[i], denied)) {
+                snprintf(rule, n, "\"%s\" is on the way to \"%s\" in writable root \"%s\": made by the broker",
+                         dir, way, l->writable[i]);
+                return true;
+            }
+        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
+        return false;
+    }
+    for (size_t i = 0; l->writable[i]; i++)
+        if (policy_path_at_or_beneath(path, l->writable[i]) && !policy_path_covered(l->writable[i], denied) &&
+            (write || policy_path_at_or_beneath(l->writable[i], DEV_ROOT))) {
+            snprintf(rule, n, "beneath writable root \"%s\"%s: Landlock %s rights granted", l->writable[i],
+                     l->writable[i] == l->workspace ? " (the working directory)" : "", write ? "write" : "read");
+            return true;
+        }
+    if (policy_path_at_or_beneath(path, DEV_ROOT)) {
+        snprintf(rule, n, "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
+        return false;
+    }
+    if (write) {
+        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
+        return false;
+    }
+    snprintf(rule, n, "no read denial covers it: Landlock read rights beneath /");
+    return true;
 }

@@ -6,6 +6,8 @@
  *   backend.c        the descriptor and the order of the steps
  *   fs_lists.c       the paths of the filesystem policy, merged and checked
  *   fs_ruleset.c     the filesystem policy as one Landlock ruleset
+ *   fs_anchors.c     the directories on the way to a denial, for the broker
+ *   fs_dir_pool.c    the directories a directory made in one of them becomes
  *   socket_rules.c   what the connect() broker lets through
  * The broker, capabilities, descriptors and the seccomp programs are
  * linux-common's (backends/linux-common).
@@ -19,9 +21,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "backend.h"
+#include "entry_broker.h"
 #include "linux_common.h"
+#include "policy_paths.h"
 
 /* The paths the policy's filesystem rules are made of (each list
  * NULL-terminated). */
@@ -50,15 +55,57 @@ int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen);
  * (ELOOP for a link). */
 int fs_open_no_symlinks(const char *path);
 
+/* fs_anchors.c: the directories on the way to a denied path, pinned for
+ * the broker (entry_broker.h). */
+struct fs_anchors {
+    struct entry_anchors set;
+    char **paths;               /* of each anchor, for messages and the pools' paths */
+};
+int fs_anchors_init(struct fs_anchors *s);
+/* Directory `fd` (at `path`, stat `st`) is on the way to excl[0..n):
+ * `write` in a writable root (the broker makes entries there; the names
+ * leading to excl are kept), else on the way to a read denial (listed). */
+int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path, const char *const *excl,
+                    size_t n, bool write, char *err, size_t errlen);
+/* The write anchors' pools of unnamed files, each given `rights` in
+ * `ruleset`. */
+int fs_anchors_pools(struct fs_anchors *s, int ruleset, uint64_t rights, char *err, size_t errlen);
+void fs_anchors_free_names(char **names);
+/* fs_dir_pool.c: a pool of empty directories, each with `rights` in
+ * `ruleset`, for each mount that holds a write anchor (entry_broker.h);
+ * what was made is in s->set.pools even on failure (remove it with
+ * entry_broker_remove_pools). */
+int fs_dir_pools_make(struct fs_anchors *s, int ruleset, uint64_t rights, char *err, size_t errlen);
+/* Close and free all (the supervisor after the fork; the workload's
+ * harden() closes its copies with every other descriptor). */
+void fs_anchors_close(struct fs_anchors *s);
+
 /* fs_ruleset.c */
-/* Some entry of `list` (NULL-terminated) is `path` or above it. */
-bool path_covered_by(const char *path, const char *const *list);
+/* The entries of `list` (NULL-terminated) at or beneath `root` into out[],
+ * pruned and in path order (policy_paths_prune): what a walk from `root`
+ * must leave out.  Returns their count. */
+size_t fs_paths_beneath(const char *root, const char *const *list, const char **out);
 /* The file-system rights this ABI can handle, all of them. */
 uint64_t fs_rights_handled(int abi);
 /* Add the policy's rules to `ruleset`: reads beneath / but no_read,
  * writes beneath each writable root but no_write, the harmless devices
- * writable. */
-int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, char *err, size_t errlen);
+ * writable; the directories on the way to a denial into `anchors` (NULL:
+ * not noted), with their pools. */
+int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anchors *anchors, char *err,
+                   size_t errlen);
+/* What those rules give `path` (absolute, normal form): true when it may
+ * be written (`write`) or read, and the rule that decides in rule[n]. */
+bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n);
+/* Descriptor n (0-2) is the caller's terminal, granted to the workload
+ * with the access it is open for (*read, *write). */
+bool fs_own_terminal(int n, bool *read, bool *write);
+
+/* backend.c: what prepare() refuses on this kernel for this policy, or
+ * NULL (`layered`: inside another boundary; `abi`: landlock_abi()). */
+const char *landlock_unenforceable(const struct policy *p, int abi, bool layered, char *buf, size_t size);
+
+/* explain.c: the hook for --explain (backend.h). */
+enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 /* socket_rules.c */
 struct socket_policy {
@@ -66,6 +113,7 @@ struct socket_policy {
     bool egress_open;                   /* egress: true without a proxy */
     const unsigned short *ports;        /* granted loopback ports (the proxy) */
     size_t port_count;
+    const struct entry_anchors *anchors; /* its pools of directories are never the workload's to change */
 };
 /* The broker's rules: a pathname socket beneath a writable root (and no
  * denied path), no abstract address, TCP only to 127.0.0.1 at a granted

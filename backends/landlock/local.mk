@@ -3,7 +3,8 @@
 if HOST_LINUX
 LANDLOCK_SOURCES = \
 	backends/landlock/landlock.h backends/landlock/backend.c \
-	backends/landlock/fs_lists.c backends/landlock/fs_ruleset.c backends/landlock/socket_rules.c
+	backends/landlock/fs_lists.c backends/landlock/fs_ruleset.c backends/landlock/fs_anchors.c \
+	backends/landlock/fs_dir_pool.c backends/landlock/socket_rules.c backends/landlock/explain.c
 LANDLOCK_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 LANDLOCK_CFLAGS = $(AM_CFLAGS) $(LINUX_COMMON_CFLAGS)
 
@@ -24,6 +25,6 @@ backends_landlock_liblandlock_a_CPPFLAGS = $(LANDLOCK_CPPFLAGS)
 backends_landlock_liblandlock_a_CFLAGS = $(LANDLOCK_CFLAGS)
 # Before linux-common's archive (link order, see Makefile.am).
 happy_agent_supervisor_LDADD += backends/landlock/liblandlock.a
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_LANDLOCK
+HAS_BACKENDS += landlock_backend
 endif
 endif

@@ -7,8 +7,10 @@
  *     SECBIT_NO_SETUID_FIXUP, SECBIT_KEEP_CAPS off, no ambient raise; each
  *     with its _LOCKED bit so the workload cannot undo them.  Needs
  *     CAP_SETPCAP, so it comes first.
- *  2. libcap-ng: clear effective, permitted, inheritable, bounding and
- *     ambient sets and apply them all (CAPNG_SELECT_ALL); then ask the kernel
+ *  2. the bounding set emptied with PR_CAPBSET_DROP (what libcap-ng would
+ *     call, without its three /proc/PID/status reads, ~0.2 ms), then
+ *     libcap-ng: clear effective, permitted, inheritable and ambient sets
+ *     and apply them (capset, PR_CAP_AMBIENT_CLEAR_ALL); then ask the kernel
  *     directly that all five are empty (capget, PR_CAPBSET_READ and
  *     PR_CAP_AMBIENT_IS_SET for every capability it knows: a few dozen
  *     trivial calls, where a second capng_get_caps_process() would parse
@@ -85,8 +87,18 @@ static int drop_with_setpcap(char *err, size_t errlen)
         snprintf(err, errlen, "cannot lock the securebits (PR_SET_SECUREBITS): %s", strerror(errno));
         return -1;
     }
-    capng_clear(CAPNG_SELECT_ALL);
-    if (capng_apply(CAPNG_SELECT_ALL) != 0) {
+    /* The bounding set by the kernel call libcap-ng makes for it, one
+     * PR_CAPBSET_DROP per capability the kernel knows: capng_apply() with
+     * CAPNG_SELECT_BOUNDS first reads /proc/PID/status three times. */
+    int cap, r;
+    for (cap = 0; (r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0; cap++)
+        if (r == 1 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+            snprintf(err, errlen, "cannot drop capability %d from the bounding set (PR_CAPBSET_DROP): %s", cap,
+                     strerror(errno));
+            return -1;
+        }
+    capng_clear(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT);
+    if (capng_apply(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT) != 0) {
         snprintf(err, errlen, "cannot drop every capability (libcap-ng capng_apply)");
         return -1;
     }

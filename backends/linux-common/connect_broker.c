@@ -48,6 +48,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
@@ -65,7 +66,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "backend.h" /* report_write() */
 #include "broker_peek.h"
+#include "entry_broker.h"
 #include "linux_common.h"
 #include "meta_broker.h"
 
@@ -86,6 +89,7 @@ struct pending {
 
 struct connect_broker {
     int listener;
+    int report_fd;          /* the caller's report, or -1 */
     const struct connect_rules *rules;
     size_t count;
     struct pending pending[CONNECT_BROKER_MAX_PENDING];
@@ -110,11 +114,64 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
 _Static_assert(CONNECT_PATH_SIZE == sizeof(((struct sockaddr_un *)0)->sun_path) + 1,
                "CONNECT_PATH_SIZE holds sun_path and a NUL");
 
+/* A Unix socket the rules refused, in the caller's report. */
+struct unix_refusal {
+    const char *path;       /* as the workload named it; "@name" for an abstract address */
+    const char *reason;
+};
+
+static void unix_refusal_fields(struct report_line *l, const void *arg)
+{
+    const struct unix_refusal *r = arg;
+    report_field_text(l, "path", r->path); /* the workload's bytes: shortened with the reason if need be */
+    report_field_text(l, "reason", r->reason);
+}
+
+static void report_unix(const struct connect_broker *b, const char *path, const char *reason)
+{
+    struct unix_refusal r = {path, reason};
+    report_write(b->report_fd, "unix-connect-refused", unix_refusal_fields, &r);
+}
+
+/* An IP destination the rules refused. */
+struct inet_refusal {
+    char address[64];
+    unsigned port;
+    const char *reason;
+};
+
+static void inet_refusal_fields(struct report_line *l, const void *arg)
+{
+    const struct inet_refusal *r = arg;
+    report_field_string(l, "address", r->address, sizeof r->address);
+    report_field_uint(l, "port", r->port);
+    report_field_text(l, "reason", r->reason);
+}
+
+static void report_inet(const struct connect_broker *b, const struct sockaddr_storage *sa, socklen_t len)
+{
+    if (b->report_fd < 0)
+        return;
+    struct inet_refusal r = {.address = "?", .reason = b->rules->inet_refused ? b->rules->inet_refused
+                                                                               : "the sandbox's network rules"};
+    const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+    const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+    if (sa->ss_family == AF_INET && len >= sizeof *in) {
+        inet_ntop(AF_INET, &in->sin_addr, r.address, sizeof r.address);
+        r.port = ntohs(in->sin_port);
+    } else if (sa->ss_family == AF_INET6 && len >= sizeof *in6) {
+        inet_ntop(AF_INET6, &in6->sin6_addr, r.address, sizeof r.address);
+        r.port = ntohs(in6->sin6_port);
+    }
+    report_write(b->report_fd, "ip-connect-refused", inet_refusal_fields, &r);
+}
+
 /* A pathname socket: the checked inode, through /proc/self/fd/N in `sa`
  * (*target left open).  0 or -errno. */
-static int unix_destination(const struct connect_rules *rules, pid_t tid, const char *path,
+static int unix_destination(const struct connect_broker *b, pid_t tid, const char *path,
                             struct sockaddr_storage *sa, socklen_t *len, int *target)
 {
+    const struct connect_rules *rules = b->rules;
     int fd = broker_resolve(tid, -1, path, false);
     if (fd < 0)
         return fd;
@@ -124,8 +181,8 @@ static int unix_destination(const struct connect_rules *rules, pid_t tid, const 
         rc = -errno;
     else if (!S_ISSOCK(st.st_mode))
         rc = -ECONNREFUSED; /* what the kernel says for a non-socket */
-    else
-        rc = rules->unix_path_ok(fd, &st, rules->arg);
+    else if ((rc = rules->unix_path_ok(fd, &st, rules->arg)) != 0)
+        report_unix(b, path, rules->unix_refused ? rules->unix_refused : "a host socket");
     if (rc != 0) {
         close(fd);
         return rc;
@@ -139,6 +196,17 @@ static int unix_destination(const struct connect_rules *rules, pid_t tid, const 
     return 0;
 }
 
+/* An abstract address refused: its name as "@name", up to its first NUL. */
+static void report_abstract(const struct connect_broker *b, const struct sockaddr_storage *sa, socklen_t len)
+{
+    const struct sockaddr_un *un = (const struct sockaddr_un *)sa;
+    char name[CONNECT_PATH_SIZE + 1] = "@";
+    size_t n = len - offsetof(struct sockaddr_un, sun_path) - 1; /* classify: len > that offset */
+    memcpy(name + 1, un->sun_path + 1, n); /* n < sizeof sun_path */
+    name[n + 1] = '\0';
+    report_unix(b, name, "an abstract address: the host's abstract socket namespace");
+}
+
 /* The address to connect `sock` to, from the workload's copy `sa`: for an
  * AF_UNIX pathname the checked inode, else the copy itself, once the rules
  * allow it.  0 or -errno. */
@@ -146,8 +214,12 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
                        socklen_t *len, int *target)
 {
     const struct connect_rules *rules = b->rules;
-    if (domain == AF_INET || domain == AF_INET6)
-        return rules->inet_ok ? rules->inet_ok(sa, *len, rules->arg) : 0;
+    if (domain == AF_INET || domain == AF_INET6) {
+        int rc = rules->inet_ok ? rules->inet_ok(sa, *len, rules->arg) : 0;
+        if (rc != 0)
+            report_inet(b, sa, *len);
+        return rc;
+    }
     if (domain != AF_UNIX)
         return 0; /* the kernel judges the copy (the filter decides which families exist) */
     char path[CONNECT_PATH_SIZE];
@@ -157,11 +229,14 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
     case CONNECT_ADDRESS_INVALID:
         return -EINVAL;
     case CONNECT_ADDRESS_ABSTRACT:
-        return rules->abstract_ok ? 0 : -ECONNREFUSED; /* else: the host's abstract namespace */
+        if (rules->abstract_ok)
+            return 0;
+        report_abstract(b, sa, *len); /* the host's abstract namespace */
+        return -ECONNREFUSED;
     case CONNECT_ADDRESS_PATH:
         break;
     }
-    return unix_destination(rules, tid, path, sa, len, target);
+    return unix_destination(b, tid, path, sa, len, target);
 }
 
 /* connect() without blocking, whatever the socket's mode (`flags`, its
@@ -224,12 +299,13 @@ const char *connect_broker_unsupported(void)
           "out of reach; run on a newer kernel";
 }
 
-struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules)
+struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules, int report_fd)
 {
     struct connect_broker *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
     b->listener = listener;
+    b->report_fd = report_fd;
     b->rules = rules;
     /* Linux >= 6.7: the kernel switches straight to the broker and back on a
      * notification instead of waking it on another CPU (a TCP connect()
@@ -248,7 +324,8 @@ int connect_broker_serve(struct connect_broker *b)
         return errno == EINTR || errno == ENOENT ? 0 : -1; /* ENOENT: the caller died */
     if (req.data.nr == SYS_connect)
         broker(b, &req);
-    else if (!meta_broker_serve(b->listener, &req, b->rules))
+    else if (!meta_broker_serve(b->listener, &req, b->rules, b->report_fd) &&
+             !entry_broker_serve(b->listener, &req, b->rules))
         broker_respond(b->listener, req.id, -ENOSYS);
     return 0;
 }

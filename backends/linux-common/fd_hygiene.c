@@ -54,3 +54,17 @@ int fd_close_except(const int *keep, size_t n, char *err, size_t errlen)
     }
     return close_between(lo, ~0U, err, errlen);
 }
+
+int fd_close_except_unsorted(int *keep, size_t n, char *err, size_t errlen)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) /* insertion sort, dropping -1 */
+        if (keep[i] >= 3) {
+            int v = keep[i];
+            size_t j = m++;
+            for (; j > 0 && keep[j - 1] > v; j--)
+                keep[j] = keep[j - 1];
+            keep[j] = v;
+        }
+    return fd_close_except(keep, m, err, errlen);
+}

@@ -1,7 +1,8 @@
 /*
- * fd_pass.c — one descriptor over the init/workload socket pair
- * (SCM_RIGHTS): the network namespace the workload made (netns.c) and the
- * seccomp notification descriptor of its filter (backend.c), each with one
+ * fd_pass.c — one descriptor over the socket pair between the workload and
+ * the process outside it (supervised_fork.c), with SCM_RIGHTS: the network
+ * namespace the workload made (linux-ns's netns.c) and the seccomp
+ * notification descriptor of its filter (seccomp_filter.c), each with one
  * tag byte saying which it is.
  */
 #include "config.h"

@@ -12,12 +12,16 @@
  *   connect_broker.c a process outside the workload's filter makes its
  *                    connect() calls, after the backend's checks
  *   meta_broker.c    ... and its chmod/chown/utimes/xattr calls
+ *   entry_broker.c   ... and its entries in the directories on the way
+ *                    to a denied path
  *   broker_peek.c    what the broker reads of the workload
  *   broker_init.c    that process's life: reap, serve, report the status
+ *   supervised_fork.c supervisor → that process → workload: the one fork
+ *                    sequence (supervised_fork.h)
  *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
  *   mountinfo.c      the mount table; which filesystems are kernel interfaces
- *   paths.c          policy paths compared as paths
+ *   paths.c          the message for a policy path that does not resolve
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.
@@ -32,6 +36,7 @@
 #include <sys/types.h>
 
 #include "policy.h"
+#include "policy_paths.h"
 
 /* caps.c: every capability set empty, securebits locked (needs
  * CAP_SETPCAP: a caller without it has no capability to lock away, and
@@ -41,6 +46,8 @@ int caps_drop_all(char *err, size_t errlen);
 /* fd_hygiene.c: close every descriptor >= 3 but the n in keep[]
  * (ascending, >= 3). */
 int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
+/* The same for keep[] in any order (sorted in place; -1 entries ignored). */
+int fd_close_except_unsorted(int *keep, size_t n, char *err, size_t errlen);
 
 /* fd_pass.c: one descriptor (-1: none) and a tag byte over a socket pair.
  * fd_pass_receive() returns 1 when the peer closed without sending. */
@@ -62,6 +69,7 @@ int seccomp_filter_install_brokered(const struct seccomp_shape *shape, int link,
  * Every connect() of the workload reaches the broker; it copies the
  * address once and connects its own copy of the socket itself.
  */
+struct entry_anchors;
 struct connect_rules {
     /* Abstract AF_UNIX addresses are the sandbox's own (a network
      * namespace of its own); otherwise they are the host's, refused. */
@@ -76,7 +84,20 @@ struct connect_rules {
      * utimes, xattrs; meta_broker.c): 0 or -errno.  NULL: those calls are
      * not brokered (the seccomp shape sends none). */
     int (*path_writable)(int fd, const struct stat *st, const void *arg);
+    /* The entry `name` of directory `dir` (O_PATH) may be made, replaced,
+     * renamed or removed by the broker (entry_broker.c, in a directory
+     * that is no anchor): it lies beneath a writable root and neither is
+     * nor leads to a denied path.  0 or -errno.  NULL: refused. */
+    int (*entry_writable)(int dir, const char *name, const void *arg);
+    /* The directories on the way to a denied path, where the broker makes
+     * and removes entries (entry_broker.h).  NULL: none. */
+    const struct entry_anchors *anchors;
     const void *arg;
+    /* Why each check above refuses, for the caller's report (README
+     * "Refusal report"): the rule, in a few words.  NULL: a generic one. */
+    const char *unix_refused;
+    const char *inet_refused;
+    const char *meta_refused;
 };
 
 #define CONNECT_BROKER_MAX_PENDING 256 /* blocking connect()s in progress at once */
@@ -87,8 +108,9 @@ struct pollfd;
  * supervisor may refuse it, and then every AF_UNIX connect is refused:
  * closed, not open.) */
 const char *connect_broker_unsupported(void);
-/* `rules` must outlive the broker. */
-struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules);
+/* `rules` must outlive the broker.  report_fd: the caller's report
+ * (backend.h), which gets a line for every call the rules refuse, or -1. */
+struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules, int report_fd);
 /* Answer one notification (the listener is readable).  0, or -1 when the
  * listener failed. */
 int connect_broker_serve(struct connect_broker *b);
@@ -115,12 +137,17 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
  * workload once the workload is forked; never returns.  It forwards the
  * signals the supervisor forwards, reaps, makes the workload's connect()
  * calls once `link` brings the seccomp listener (tag 's'), and writes the
- * workload's wait status (one int) to status_fd.  kill_orphans: it is not
+ * workload's wait status and whether it killed anything the workload left
+ * (backend.h's status_fd: two ints) to status_fd.  kill_orphans: it is not
  * a PID-namespace init; it made itself the subreaper before the fork, and
- * kills what the workload left behind before it reports.
+ * kills what the workload left behind before it reports.  report_fd: the
+ * caller's report, kept open for the broker (-1: none).  limits: the
+ * policy's (sandbox_limits.h), ended and reported with the workload, or NULL.
  */
+struct sandbox_limits;
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans) __attribute__((noreturn));
+                     bool kill_orphans, int report_fd,
+                     const struct sandbox_limits *limits) __attribute__((noreturn));
 
 /* landlock_sys.c */
 /* The kernel's Landlock ABI version: 0 when Landlock is missing or
@@ -148,9 +175,7 @@ bool mount_is_kernel_interface(const char *fstype);
  * are no longer possessed: a fresh anonymous session keyring. */
 int keyring_join_fresh_session(char *err, size_t errlen);
 
-/* paths.c: `path` is `root` or beneath it (both absolute, normalised). */
-bool path_at_or_beneath(const char *path, const char *root);
-/* "FIELD: PATH: why" for a policy path that did not resolve with `error`
+/* paths.c: "FIELD: PATH: why" for a policy path that did not resolve with `error`
  * (an errno); `link_risk` says what a symbolic link there would do.
  * Returns -1. */
 int path_resolve_error(const char *field, const char *path, int error, const char *link_risk,

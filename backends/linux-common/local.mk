@@ -8,11 +8,18 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/caps.c backends/linux-common/fd_hygiene.c backends/linux-common/fd_pass.c \
 	backends/linux-common/seccomp_programs.h backends/linux-common/seccomp_filter.c \
 	backends/linux-common/connect_broker.c backends/linux-common/broker_init.c \
+	backends/linux-common/supervised_fork.h backends/linux-common/supervised_fork.c \
 	backends/linux-common/broker_peek.h backends/linux-common/broker_peek.c \
 	backends/linux-common/meta_broker.h backends/linux-common/meta_broker.c \
+	backends/linux-common/entry_broker.h backends/linux-common/entry_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
 	backends/linux-common/keyring.c backends/linux-common/mountinfo.c \
-	backends/linux-common/paths.c
+	backends/linux-common/paths.c \
+	backends/linux-common/cgroup.h backends/linux-common/cgroup.c \
+	backends/linux-common/sandbox_limits.h backends/linux-common/sandbox_limits.c
+# The core's policy path algebra, compiled in here: a module is
+# self-contained, and the release binary's archives resolve left to right.
+LINUX_COMMON_SOURCES += core/policy_paths.h core/policy_paths.c
 # Written at build time by the seccomp tool below.
 LINUX_COMMON_GENERATED = backends/linux-common/seccomp_programs.c
 # The generated source lives in the build tree; its header in the source tree.

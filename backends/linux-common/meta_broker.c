@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "backend.h" /* report_write() */
 #include "broker_peek.h"
 #include "linux_common.h"
 #include "meta_broker.h"
@@ -246,6 +247,70 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
     return (by_fd ? fremovexattr(fd, in->name) : removexattr(proc_path(fd, self), in->name)) == 0 ? 0 : -errno;
 }
 
+/* The name of a brokered call, for the report. */
+static const char *call_name(long nr)
+{
+    switch (nr) {
+#ifdef SYS_chmod
+    case SYS_chmod: return "chmod";
+    case SYS_chown: return "chown";
+#endif
+#ifdef SYS_utime
+    case SYS_utime: return "utime";
+#endif
+#ifdef SYS_utimes
+    case SYS_utimes: return "utimes";
+#endif
+#ifdef SYS_lchown
+    case SYS_lchown: return "lchown";
+#endif
+#ifdef SYS_futimesat
+    case SYS_futimesat: return "futimesat";
+#endif
+    case SYS_setxattr: return "setxattr";
+    case SYS_removexattr: return "removexattr";
+    case SYS_lsetxattr: return "lsetxattr";
+    case SYS_lremovexattr: return "lremovexattr";
+    case SYS_fchmod: return "fchmod";
+    case SYS_fchown: return "fchown";
+    case SYS_fsetxattr: return "fsetxattr";
+    case SYS_fremovexattr: return "fremovexattr";
+    case SYS_fchmodat: return "fchmodat";
+    case SYS_fchmodat2: return "fchmodat2";
+    case SYS_fchownat: return "fchownat";
+    case SYS_utimensat: return "utimensat";
+    default: return "?";
+    }
+}
+
+/* A change the rules refused, in the caller's report. */
+struct meta_refusal {
+    const char *call;
+    const char *path;       /* the kernel's name of the inode, or NULL */
+    const char *reason;
+};
+
+static void meta_refusal_fields(struct report_line *l, const void *arg)
+{
+    const struct meta_refusal *r = arg;
+    report_field_string(l, "call", r->call, 16);
+    report_field_text(l, "path", r->path);
+    report_field_text(l, "reason", r->reason);
+}
+
+static void report_refusal(int report_fd, long nr, int fd, const struct connect_rules *rules)
+{
+    if (report_fd < 0)
+        return;
+    char link[40], path[MAX_PATH];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof path - 1);
+    path[n > 0 ? n : 0] = '\0';
+    struct meta_refusal r = {call_name(nr), n > 0 ? path : NULL,
+                             rules->meta_refused ? rules->meta_refused : "not writable in the sandbox"};
+    report_write(report_fd, "metadata-refused", meta_refusal_fields, &r);
+}
+
 /* How each brokered call names its target. */
 static bool spec_for(long nr, struct target_spec *t)
 {
@@ -278,7 +343,8 @@ static bool spec_for(long nr, struct target_spec *t)
     }
 }
 
-bool meta_broker_serve(int listener, const struct seccomp_notif *req, const struct connect_rules *rules)
+bool meta_broker_serve(int listener, const struct seccomp_notif *req, const struct connect_rules *rules,
+                       int report_fd)
 {
     struct target_spec t;
     if (!rules->path_writable || !spec_for(req->data.nr, &t))
@@ -287,8 +353,8 @@ bool meta_broker_serve(int listener, const struct seccomp_notif *req, const stru
     struct stat st;
     if (rc == 0 && fstat(fd, &st) != 0)
         rc = -errno;
-    if (rc == 0)
-        rc = rules->path_writable(fd, &st, rules->arg);
+    if (rc == 0 && (rc = rules->path_writable(fd, &st, rules->arg)) != 0)
+        report_refusal(report_fd, (long)req->data.nr, fd, rules);
     struct meta_input in = {0};
     if (rc == 0)
         rc = read_input(req, &in);

@@ -1,7 +1,6 @@
 /*
- * paths.c — absolute, normalised paths (the policy's form: no "." or ".."
- * component, no trailing slash but "/") compared as paths, not strings; and
- * the one message for a policy path that does not resolve.
+ * paths.c — the one message for a policy path that does not resolve.
+ * (Policy paths are compared as paths by core/policy_paths.c.)
  */
 #include "config.h"
 
@@ -10,14 +9,6 @@
 #include <string.h>
 
 #include "linux_common.h"
-
-bool path_at_or_beneath(const char *path, const char *root)
-{
-    if (strcmp(root, "/") == 0)
-        return path[0] == '/';
-    size_t n = strlen(root);
-    return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
 
 int path_resolve_error(const char *field, const char *path, int error, const char *link_risk,
                        char *err, size_t errlen)

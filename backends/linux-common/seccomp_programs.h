@@ -10,7 +10,8 @@
 /* The network around the workload, as far as the filter is concerned. */
 enum seccomp_net {
     /* A network of the sandbox's own (linux-ns), or the host's granted
-     * whole (egress: true): socket() is not restricted by family. */
+     * whole (egress: true): sockets of AF_UNIX, AF_INET, AF_INET6 and
+     * AF_NETLINK, every other family refused (seccomp_rules.c). */
     SECCOMP_NET_OWN,
     /* The host's network, reachable only through TCP to the proxy (the
      * broker checks where each connect() goes): AF_UNIX and TCP sockets

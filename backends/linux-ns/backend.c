@@ -5,19 +5,20 @@
  *
  * prepare (supervisor, host side): decide the shape (namespaces or not, a
  *   network namespace or not, mount_setattr or the legacy path).
- * enter: clone into user + mount + PID namespaces.  The supervisor returns
- *   SANDBOX_SUPERVISE and waits.  The child is PID 1 (the namespace init):
- *   it dies with the supervisor, writes its id maps, joins a fresh session
- *   keyring and forks the workload (PID 2) early; then, in parallel, the
- *   init builds the mount policy while the workload creates the network
- *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).
- *   The workload hands the namespace to the init, which joins it and only
- *   then tells the workload to go on, and stays as init (linux-common's
- *   broker_init.c).  Until
- *   then the workload runs nothing but this backend's code.  PID 2
- *   re-enters the working directory and returns SANDBOX_OK so the other
- *   backends' enter() run inside the namespaces (the egress backend opens
- *   its loopback front-ends in our network namespace).
+ * enter: clone into user + mount + PID namespaces, in linux-common's
+ *   sequence (supervised_fork.c; ns_fork below holds this backend's own
+ *   part).  The supervisor returns SANDBOX_SUPERVISE and waits.  The child
+ *   is PID 1 (the namespace init): it dies with the supervisor, writes its
+ *   id maps, joins a fresh session keyring and forks the workload (PID 2)
+ *   early; then, in parallel, the init builds the mount policy while the
+ *   workload creates the network namespace and brings lo up (netns.c: both
+ *   are ~0.5 ms of kernel work).  The workload hands the namespace to the
+ *   init, which joins it and only then tells the workload to go on, and
+ *   stays as init (linux-common's broker_init.c).  Until then the workload
+ *   runs nothing but this backend's code.  PID 2 re-enters the working
+ *   directory and returns SANDBOX_OK so the other backends' enter() run
+ *   inside the namespaces (the egress backend opens its loopback
+ *   front-ends in our network namespace).
  * harden (the workload, after every enter()): close descriptors above 2,
  *   securebits + zero capabilities + no_new_privs, Landlock scopes, and the
  *   seccomp filter last (compiled with the binary, see seccomp_rules.c).
@@ -30,7 +31,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -41,13 +41,15 @@
 #include "host_ipc.h"
 #include "linux_ns.h"
 #include "seccomp_programs.h"
-#include "supervise.h"
+#include "sandbox_limits.h"
+#include "supervised_fork.h"
 
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
 #endif
 
 static struct linux_ns_state state;
+static struct sandbox_limits limits;
 
 /* mount_setattr(2) exists (Linux >= 5.12) unless it answers ENOSYS. */
 static bool have_mount_setattr(void)
@@ -55,31 +57,47 @@ static bool have_mount_setattr(void)
     return syscall(SYS_mount_setattr, -1, "", 0, NULL, 0) != 0 && errno != ENOSYS;
 }
 
+bool linux_ns_legacy_mounts(void)
+{
+    /* Read from the supervisor's own environment, not the workload's. */
+    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
+    return (force && strcmp(force, "1") == 0) || !have_mount_setattr();
+}
+
+const char *linux_ns_unenforceable(const struct policy *p)
+{
+    /* Without the connect() check no socket can be checked: refused, not
+     * left open. */
+    return p->mode != POLICY_MODE_FULL_ACCESS ? connect_broker_unsupported() : NULL;
+}
+
 static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    *sandbox_state(ctx) = &state;
     state.sandbox = p->mode != POLICY_MODE_FULL_ACCESS;
     state.netns = !p->network.egress || p->network.has_outgoing_proxy;
     state.uid = geteuid();
     state.gid = getegid();
     state.link = -1;
     kernel_diag_set_alternatives(ctx->alternatives);
-    /* Read from the supervisor's own environment, not the workload's. */
-    const char *force = getenv(LINUX_NS_FORCE_LEGACY_ENV);
-    state.legacy_mounts = (force && strcmp(force, "1") == 0) || !have_mount_setattr();
-    /* Without the connect() check no socket can be checked: refused, not
-     * left open. */
-    const char *no_broker = state.sandbox ? connect_broker_unsupported() : NULL;
+    state.legacy_mounts = linux_ns_legacy_mounts();
+    const char *no_broker = linux_ns_unenforceable(p);
     if (no_broker)
         return sandbox_fail(ctx, "%s", no_broker);
+    /* The PID namespace ends the tree: a group only for what it bounds. */
+    char err[SANDBOX_ERROR_MAX];
+    if (state.sandbox && sandbox_limits_prepare(&limits, ctx, true, false, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 
-/* PID 1, before the workload is forked: what the workload inherits. */
-static void init_identity(void)
+/* PID 1, before the workload is forked: what the workload inherits.  Not
+ * `supervisor`: across the PID namespace getppid() is 0, so
+ * userns_child_setup() checks the lifeline instead. */
+static void init_identity(pid_t supervisor)
 {
-    char err[1024];
+    (void)supervisor;
+    char err[SANDBOX_ERROR_MAX];
     if (userns_child_setup(&state, err, sizeof err) != 0 ||
         userns_init_session(err, sizeof err) != 0 ||
         keyring_join_fresh_session(err, sizeof err) != 0)
@@ -89,10 +107,14 @@ static void init_identity(void)
 /* PID 1, while the workload creates the network namespace: the mounts, then
  * join that namespace, then let the workload go on.  The "go" byte is the
  * only thing that releases it, so it never runs past this point in a
- * half-built sandbox; if the init dies instead, the kernel kills it. */
+ * half-built sandbox; if the init dies instead, the kernel kills it.  The
+ * forwarded signals are still blocked (supervised_fork.c): a forwarding
+ * handler can never make a mount or namespace call fail with EINTR, and
+ * what arrives meanwhile reaches the workload once it is released (before
+ * it has run anything of its own, it dies of it; after, its target does). */
 static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
 {
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     if (mount_policy_apply(&state, ctx, err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
     if (chdir("/") != 0)
@@ -110,7 +132,7 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
  * init to finish the sandbox. */
 static void workload_await_sandbox(int link)
 {
-    char err[1024], go;
+    char err[SANDBOX_ERROR_MAX], go;
     int nsfd = -1;
     if ((state.netns && netns_create(&nsfd, err, sizeof err) != 0) ||
         netns_send(link, nsfd, err, sizeof err) != 0)
@@ -126,72 +148,39 @@ static void workload_await_sandbox(int link)
     state.link = link; /* kept for harden(): the seccomp listener goes back */
 }
 
-/* PID 1 once the workload exists; never returns.  Called with the
- * forwarded signals blocked (`unblocked`: the mask to go back to): they stay
- * pending while the init builds, so the forwarding handler can never make a
- * mount or namespace call fail with EINTR, and reach the workload as soon
- * as it is released (before it has run anything of its own, it dies of
- * them; after, its target does). */
-__attribute__((noreturn))
-static void init_main(const struct sandbox_ctx *ctx, pid_t workload, int link, int status_fd,
-                      const sigset_t *unblocked)
-{
-    forward_signals_to(workload);
-    init_build_sandbox(ctx, link);
-    sigprocmask(SIG_SETMASK, unblocked, NULL);
-    /* Abstract addresses are the sandbox's own in its network namespace.
-     * In the host's, the init's connect() on the workload's behalf would
-     * not be bound by the workload's Landlock scope: they are refused.
-     * TCP destinations are the network namespace's to judge. */
-    static struct connect_rules rules = {.unix_path_ok = host_ipc_socket_on_writable_mount};
-    rules.abstract_ok = state.netns;
-    broker_init_run(workload, status_fd, link, &rules, false);
-}
+/* What the init's connect() check lets through.  Abstract addresses are the
+ * sandbox's own in its network namespace.  In the host's, the init's
+ * connect() on the workload's behalf would not be bound by the workload's
+ * Landlock scope: they are refused (abstract_ok, set in ns_enter()).  TCP
+ * destinations are the network namespace's to judge. */
+static struct connect_rules init_rules = {
+    .unix_path_ok = host_ipc_socket_on_writable_mount,
+    .unix_refused = "a host socket, on a read-only mount of the sandbox's view",
+};
+
+/* The supervisor splits by clone(2) into the namespaces; the child is PID 1
+ * of the new PID namespace, whose exit kills everything left in it. */
+static const struct supervised_fork ns_fork = {
+    .backend = "linux-ns",
+    .middle = "init",
+    .pid_namespace = true,
+    .split = userns_clone,
+    .setup = init_identity,
+    .build = init_build_sandbox,
+    .rules = &init_rules,
+    .limits = &limits,
+};
 
 static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 {
     if (!state.sandbox)
         return SANDBOX_OK;
-    /* SIGTERM & co. from the caller must reach the workload whenever they
-     * come.  They are blocked from before the clone until each process is
-     * ready for them, and a blocked signal stays pending: the supervisor
-     * unblocks right after the clone (until supervise() forwards them, one
-     * of them simply kills it, and the init with it: PDEATHSIG or the
-     * lifeline check); the init once the sandbox is built (init_main: a
-     * PID-namespace init drops signals it has no handler for, and a handler
-     * running earlier would interrupt its setup calls); the workload right
-     * after the fork, with the caller's dispositions, which nothing before
-     * init_main() changed (an ignored SIGHUP under nohup stays ignored). */
-    sigset_t unblocked;
-    forwarded_signals_block(&unblocked);
-    int status_fd;
-    char err[1024];
-    pid_t pid = userns_clone(&status_fd, err, sizeof err);
-    if (pid != 0)
-        sigprocmask(SIG_SETMASK, &unblocked, NULL);
-    if (pid < 0)
-        return sandbox_fail(ctx, "%s", err);
-    if (pid > 0) {
-        ctx->monitor.pid = pid;
-        ctx->monitor.status_fd = status_fd;
-        ctx->monitor.own_session = true; /* userns_init_session() */
-        return SANDBOX_SUPERVISE;
-    }
-    init_identity();
-    int link[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, link) != 0)
-        diag_fatal("linux-ns: cannot create the init/workload socket pair: %s", strerror(errno));
-    pid_t workload = fork();
-    if (workload < 0)
-        diag_fatal("linux-ns: cannot fork the workload: %s", strerror(errno));
-    if (workload > 0) {
-        close(link[1]);
-        init_main(ctx, workload, link[0], status_fd, &unblocked);
-    }
-    sigprocmask(SIG_SETMASK, &unblocked, NULL);
-    close(link[0]);
-    close(status_fd);
-    workload_await_sandbox(link[1]);
+    init_rules.abstract_ok = state.netns;
+    int link;
+    enum sandbox_result r = supervised_fork(ctx, &ns_fork, &link);
+    if (r != SANDBOX_OK)
+        return r; /* the supervisor */
+    workload_await_sandbox(link);
     /* Re-enter the working directory by name: it now resolves through the
      * policy's mounts, so ./file lands in the writable bind, not in the
      * directory shadowed underneath. */
@@ -204,7 +193,7 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
 
 static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     if (fd_close_except(&state.link, state.sandbox ? 1 : 0, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (!state.sandbox)
@@ -224,8 +213,10 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
     .name = "linux-ns",
+    .summary = "user, mount, PID and IPC namespaces; private /proc, /dev and network",
     .order = 100,
-    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
+                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_SCRATCH,
     /* With a proxy (or egress off) later enter()s run in the workload
      * process inside the new network namespace (state.netns), and the
      * supervisor waits outside for every sandboxed run. */
@@ -233,4 +224,5 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .prepare = ns_prepare,
     .enter = ns_enter,
     .harden = ns_harden,
+    .explain = ns_explain,
 };

@@ -67,8 +67,7 @@ static long outer_root(const char *const *roots, const char *path)
     long best = -1;
     for (size_t i = 0; roots[i]; i++) {
         size_t n = strcmp(roots[i], "/") == 0 ? 0 : strlen(roots[i]);
-        if (strncmp(path, roots[i], n) == 0 && (path[n] == '/' || path[n] == '\0') &&
-            (best < 0 || (long)n < best))
+        if (policy_path_at_or_beneath(path, roots[i]) && (best < 0 || (long)n < best))
             best = (long)n;
     }
     return best;

@@ -50,12 +50,12 @@
 
 /* ---- sockets named by the environment ---------------------------------- */
 
-/* Mask `path` if it is a socket.  Symlinks are followed (these paths come
- * from the caller's environment, not from the workload; a symlinked $HOME
- * and an SSH_AUTH_SOCK that is a link to the agent's real socket are
- * common): the mask lands on the socket itself, which every name of it
- * then reaches. */
-static int mask_if_socket(const char *path, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
+/* `path`, if it is a socket now, to fn.  Symlinks are followed (these
+ * paths come from the caller's environment, not from the workload; a
+ * symlinked $HOME and an SSH_AUTH_SOCK that is a link to the agent's real
+ * socket are common): the mask lands on the socket itself, which every
+ * name of it then reaches. */
+static int if_socket(const char *path, const char *named_by, host_ipc_socket_fn fn, void *arg)
 {
     if (path[0] != '/')
         return 0;
@@ -65,14 +65,13 @@ static int mask_if_socket(const char *path, const struct sp_node *devnull, bool 
         return 0;
     int rc = 0;
     if (fstat(node.fd, &node.st) == 0 && S_ISSOCK(node.st.st_mode))
-        rc = mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen);
+        rc = fn(&node, path, named_by, arg);
     close(node.fd);
     return rc;
 }
 
 /* D-Bus addresses: "unix:path=/run/user/1000/bus,guid=...;unix:abstract=..." */
-static int mask_dbus_address(const char *addr, const struct sp_node *devnull, bool legacy, char *err,
-                             size_t errlen)
+static int dbus_address(const char *addr, const char *named_by, host_ipc_socket_fn fn, void *arg)
 {
     for (const char *p = addr; (p = strstr(p, "path=")) != NULL; ) {
         p += 5;
@@ -81,7 +80,7 @@ static int mask_dbus_address(const char *addr, const struct sp_node *devnull, bo
         if (n < sizeof path) {
             memcpy(path, p, n);
             path[n] = '\0';
-            if (mask_if_socket(path, devnull, legacy, err, errlen) != 0)
+            if (if_socket(path, named_by, fn, arg) != 0)
                 return -1;
         }
         p += n;
@@ -89,8 +88,7 @@ static int mask_dbus_address(const char *addr, const struct sp_node *devnull, bo
     return 0;
 }
 
-int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
-                          char *err, size_t errlen)
+int host_ipc_each_socket(const struct sandbox_ctx *ctx, host_ipc_socket_fn fn, void *arg)
 {
     static const char *const system_sockets[] = {
         "/run/docker.sock", "/var/run/docker.sock", "/run/containerd/containerd.sock",
@@ -102,30 +100,51 @@ int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *d
         ".colima/default/docker.sock", ".rd/docker.sock",
     };
     for (size_t i = 0; i < sizeof system_sockets / sizeof system_sockets[0]; i++)
-        if (mask_if_socket(system_sockets[i], devnull, legacy, err, errlen) != 0)
+        if (if_socket(system_sockets[i], "a well-known system socket", fn, arg) != 0)
             return -1;
     const char *v;
-    if ((v = sandbox_env_get(ctx, "SSH_AUTH_SOCK")) && mask_if_socket(v, devnull, legacy, err, errlen) != 0)
+    if ((v = sandbox_env_get(ctx, "SSH_AUTH_SOCK")) && if_socket(v, "SSH_AUTH_SOCK", fn, arg) != 0)
         return -1;
     static const char *const url_vars[] = {"DOCKER_HOST", "CONTAINER_HOST"};
     for (size_t i = 0; i < 2; i++)
         if ((v = sandbox_env_get(ctx, url_vars[i])) && strncmp(v, "unix://", 7) == 0 &&
-            mask_if_socket(v + 7, devnull, legacy, err, errlen) != 0)
+            if_socket(v + 7, url_vars[i], fn, arg) != 0)
             return -1;
     static const char *const bus_vars[] = {"DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"};
     for (size_t i = 0; i < 2; i++)
-        if ((v = sandbox_env_get(ctx, bus_vars[i])) && mask_dbus_address(v, devnull, legacy, err, errlen) != 0)
+        if ((v = sandbox_env_get(ctx, bus_vars[i])) && dbus_address(v, bus_vars[i], fn, arg) != 0)
             return -1;
     const char *home = sandbox_env_get(ctx, "HOME");
     if (home && home[0] == '/') {
         for (size_t i = 0; i < sizeof home_sockets / sizeof home_sockets[0]; i++) {
             char path[4096];
             if ((size_t)snprintf(path, sizeof path, "%s/%s", home, home_sockets[i]) < sizeof path &&
-                mask_if_socket(path, devnull, legacy, err, errlen) != 0)
+                if_socket(path, "a container engine's socket in $HOME", fn, arg) != 0)
                 return -1;
         }
     }
     return 0;
+}
+
+struct mask_arg {
+    const struct sp_node *devnull;
+    bool legacy;
+    char *err;
+    size_t errlen;
+};
+
+static int mask_one(const struct sp_node *sock, const char *path, const char *named_by, void *arg)
+{
+    (void)named_by;
+    struct mask_arg *m = arg;
+    return mnt_bind(m->legacy, m->devnull, sock, BIND_KEEP, path, m->err, m->errlen);
+}
+
+int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
+                          char *err, size_t errlen)
+{
+    struct mask_arg m = {devnull, legacy, err, errlen};
+    return host_ipc_each_socket(ctx, mask_one, &m);
 }
 
 /* ---- host sockets the connect() check refuses ------------------------- */

@@ -11,6 +11,15 @@
 #include "backend.h"
 #include "mount_ops.h"
 
+/* Called with each socket host_ipc_mask_sockets masks: the socket, open
+ * (O_PATH, st filled), its name, and what names it ("SSH_AUTH_SOCK", ...).
+ * Nonzero stops the walk. */
+typedef int (*host_ipc_socket_fn)(const struct sp_node *sock, const char *path, const char *named_by, void *arg);
+
+/* Each socket that exists now among those the environment names and the
+ * well-known engine sockets; 0, or -1 when fn stopped it. */
+int host_ipc_each_socket(const struct sandbox_ctx *ctx, host_ipc_socket_fn fn, void *arg);
+
 /* Bind /dev/null over host sockets named by the workload's environment and
  * over well-known engine sockets: a second layer under the connect() check
  * (connect_broker.c). */

@@ -54,7 +54,10 @@ void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen)
     if (sysctl_first("/proc/sys/kernel/unprivileged_userns_clone") == '0')
         why = "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0); "
               "fix: sysctl -w kernel.unprivileged_userns_clone=1";
-    else if (sysctl_first("/proc/sys/user/max_user_namespaces") == '0')
+    /* A count limit is ENOSPC; another refusal (EPERM from a seccomp
+     * filter) is not this one, even where the limit is 0 too (inside a
+     * sandbox: userns_limits.c). */
+    else if (error == ENOSPC && sysctl_first("/proc/sys/user/max_user_namespaces") == '0')
         why = "user namespaces are disabled (user.max_user_namespaces = 0); "
               "fix: sysctl -w user.max_user_namespaces=15000";
     else if (error == ENOSPC)

@@ -16,9 +16,12 @@
  *    mem) are read-only as well.  Reopening a descriptor through
  *    /proc/self/fd/N still works: the open lands on the file's own mount.
  *    Files only their owner may read and none may write (timer_list shows
- *    host tasks and pids, slabinfo, kmsg, kpage*) are masked with /dev/null,
- *    so a root caller reads no more than an ordinary one; found by listing
- *    the directory.
+ *    host tasks and pids, slabinfo, kmsg, kpage*) are masked with /dev/null
+ *    when the caller is root, so it reads no more than an ordinary one;
+ *    found by listing the directory.  For any other caller nothing is
+ *    listed or masked: the owner, the host's uid 0, is not mapped in the
+ *    sandbox and the workload holds no capability, so the kernel's own
+ *    permission check refuses the open (EACCES), as it does outside.
  *  - Every other mount of a kernel filesystem that is writable in the
  *    sandbox's view is made read-only: the tree is read-only already, but a
  *    writable root can hold one (a chroot or build root with its own /proc
@@ -62,26 +65,7 @@ static bool owner_only(mode_t m)
     return S_ISREG(m) && !(m & 0044) && !(m & 0222);
 }
 
-/* One top-level entry of the private procfs: masked if owner-only (most
- * entries: one fstatat, nothing opened). */
-static int mask_proc_entry(int proc_fd, const char *name, const struct sp_node *devnull, bool legacy,
-                           char *err, size_t errlen)
-{
-    struct stat st;
-    if (fstatat(proc_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !owner_only(st.st_mode))
-        return 0; /* gone meanwhile, or nothing to do */
-    struct sp_node node;
-    if (safe_path_open(proc_fd, name, &node) != 0)
-        return 0;
-    char path[300];
-    snprintf(path, sizeof path, "/proc/%s", name);
-    int rc = owner_only(node.st.st_mode) /* of what is open now */
-           ? mnt_bind(legacy, devnull, &node, BIND_KEEP, path, err, errlen) : 0;
-    safe_path_close(&node);
-    return rc;
-}
-
-int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
+int kernel_fs_each_proc_masked(int root_fd, kernel_fs_proc_fn fn, void *arg, char *err, size_t errlen)
 {
     int proc_fd = openat(root_fd, "proc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *d = proc_fd >= 0 ? fdopendir(proc_fd) : NULL;
@@ -108,17 +92,47 @@ int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy,
         snprintf(names[n++], sizeof names[0], "%s", e->d_name);
     }
     int rc = 0;
+    struct stat st;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = mask_proc_entry(dirfd(d), names[i], devnull, legacy, err, errlen);
+        if (fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && owner_only(st.st_mode))
+            rc = fn(dirfd(d), names[i], arg); /* (most entries: one fstatat, nothing opened) */
     closedir(d);
     return rc;
+}
+
+struct mask_arg {
+    const struct sp_node *devnull;
+    bool legacy;
+    char *err;
+    size_t errlen;
+};
+
+/* One owner-only top-level entry of the private procfs: /dev/null over it. */
+static int mask_proc_entry(int proc_fd, const char *name, void *arg)
+{
+    const struct mask_arg *m = arg;
+    struct sp_node node;
+    if (safe_path_open(proc_fd, name, &node) != 0)
+        return 0; /* gone meanwhile */
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s", name);
+    int rc = owner_only(node.st.st_mode) /* of what is open now */
+           ? mnt_bind(m->legacy, m->devnull, &node, BIND_KEEP, path, m->err, m->errlen) : 0;
+    safe_path_close(&node);
+    return rc;
+}
+
+int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
+{
+    struct mask_arg m = {devnull, legacy, err, errlen};
+    return kernel_fs_each_proc_masked(root_fd, mask_proc_entry, &m, err, errlen);
 }
 
 static bool ours(const char *mp)
 {
     /* The private /proc and /dev (and whatever host mount they hide) are
      * this sandbox's own: /proc is read-only from its mount on. */
-    return path_at_or_beneath(mp, "/proc") || path_at_or_beneath(mp, "/dev");
+    return policy_path_at_or_beneath(mp, "/proc") || policy_path_at_or_beneath(mp, "/dev");
 }
 
 static bool writable_kernel_fs(const struct mount_info *m, const void *unused)

@@ -15,11 +15,13 @@
  *   kernel_fs.c      procfs, sysfs, cgroupfs, ... read-only for any caller
  *   host_ipc.c       host socket masks, which sockets the connect() check
  *                    lets through
+ *   scratch_tmp.c    the policy's scratch: private tmpfs on /tmp, /var/tmp
  *   netns.c          the network namespace: created by the workload while
  *                    the init mounts, joined by the init, `lo` up
  *   kernel_diag.c    why the kernel refused, and the fix
- * PID 1's life, the connect() broker, capabilities, descriptors and the
- * seccomp programs are linux-common's (backends/linux-common).
+ * The process sequence (supervised_fork.c), PID 1's life, the connect()
+ * broker, capabilities, descriptors and the seccomp programs are
+ * linux-common's (backends/linux-common).
  */
 #ifndef HAS_LINUX_NS_H
 #define HAS_LINUX_NS_H
@@ -40,7 +42,7 @@ struct linux_ns_state {
     bool sandbox;        /* false for full_access: no namespaces at all */
     bool netns;          /* a private network namespace (lo only) */
     bool legacy_mounts;  /* bind-remount instead of mount_setattr */
-    uid_t uid;           /* caller's ids, mapped to 0 inside */
+    uid_t uid;           /* caller's ids, mapped to themselves inside */
     gid_t gid;
     int link;            /* workload side of the init/workload socket pair */
 };
@@ -49,17 +51,37 @@ struct linux_ns_state {
  * err[errlen] (cause, path, fix) and returns -1. */
 
 /* userns.c */
-/* Clone into the namespaces.  Returns the child's pid in the parent (and
- * sets *status_fd), 0 in the child (*status_fd is then the write end), -1 on
- * failure in the parent. */
-pid_t userns_clone(int *status_fd, char *err, size_t errlen);
-/* In the child: die with the supervisor, write the id maps. */
+/* Clone into the namespaces: supervised_fork's split (the child's pid in
+ * the parent, 0 in the child, -1 on failure in the parent). */
+pid_t userns_clone(char *err, size_t errlen);
+/* In the child: die with the supervisor, write the id maps and the
+ * per-user limits (userns_limits.c). */
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);
 /* In the child, before the workload is forked: a session of its own (no
  * controlling terminal, out of the caller's process group), a hostname. */
 int userns_init_session(char *err, size_t errlen);
+/* --explain: the launch's clone, its init's id maps, session and hostname,
+ * and its first mount, in a child that then exits; nothing else is built.
+ * 0, or -1 with the message the launch would fail with. */
+int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen);
+
+/* userns_limits.c */
+/* Before the clone: read the caller's /proc/sys/user/max_* and work out the
+ * sandbox's share of each. */
+int userns_limits_read(char *err, size_t errlen);
+/* In the child, with its capabilities: write them into its user namespace. */
+int userns_limits_write(char *err, size_t errlen);
 
 /* mount_policy.c */
+/* A copy of `list` (plus `extra`, if not NULL) in path order, duplicates
+ * and paths beneath another entry left out (policy_paths_prune): one mount
+ * covers them all, so the number of mounts is bounded by the distinct paths
+ * (40,000 copies of one path once held the kernel's mount lock for most of
+ * a minute).  NULL-terminated; free() the array only.  NULL: out of memory. */
+const char **mount_policy_merged(const struct string_list *list, const char *extra);
+/* The writable roots, merged: the cwd (workspace_write, auto) and
+ * allowedWritePaths.  NULL-terminated; free() the array only. */
+const char **mount_policy_roots(const struct sandbox_ctx *ctx);
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                        char *err, size_t errlen);
 /* After the init joined the sandbox's network namespace: its own sysfs. */
@@ -68,6 +90,11 @@ int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx
 
 /* kernel_fs.c (needs mount_ops.h for struct sp_node) */
 struct sp_node;
+/* Each top-level global entry of root_fd's /proc that is masked: a regular
+ * file only its owner may read and nobody write, now; fn gets /proc's
+ * descriptor and the name, nonzero stops.  0, fn's nonzero, or -1 with err. */
+typedef int (*kernel_fs_proc_fn)(int proc_fd, const char *name, void *arg);
+int kernel_fs_each_proc_masked(int root_fd, kernel_fs_proc_fn fn, void *arg, char *err, size_t errlen);
 /* The private procfs's owner-only global files masked. */
 int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
 /* Every writable kernel-filesystem mount of the view (outside the private
@@ -79,11 +106,25 @@ int kernel_fs_own_sysfs(int root_fd, char *err, size_t errlen);
 /* With the host's sysfs: its cgroup tree covered by an empty tmpfs. */
 int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen);
 
+/* scratch_tmp.c: with the policy's "scratch", a private tmpfs of its size,
+ * mode 1777, owned by the caller, on /tmp and on /var/tmp (if it is a
+ * directory); a working directory or writable root beneath them is refused. */
+int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd,
+                      char *err, size_t errlen);
+
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or
  * exchange can move a denial; refuse a denied file with other hard links. */
 int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
                    char *err, size_t errlen);
+
+/* backend.c: what prepare() refuses for this policy (NULL: nothing), and
+ * whether the mounts take the legacy path (for --explain too). */
+const char *linux_ns_unenforceable(const struct policy *p);
+bool linux_ns_legacy_mounts(void);
+
+/* explain.c: the hook for --explain (backend.h). */
+enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 /* netns.c */
 /* Workload side, before anything else: unshare(CLONE_NEWNET), bring lo up,

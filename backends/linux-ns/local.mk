@@ -4,12 +4,12 @@
 if HOST_LINUX
 LINUX_NS_SOURCES = \
 	backends/linux-ns/linux_ns.h backends/linux-ns/backend.c \
-	backends/linux-ns/userns.c \
+	backends/linux-ns/userns.c backends/linux-ns/userns_limits.c \
 	backends/linux-ns/mount_ops.h backends/linux-ns/mount_ops.c \
 	backends/linux-ns/safe_path.c backends/linux-ns/mount_policy.c \
 	backends/linux-ns/denial_anchor.c \
 	backends/linux-ns/host_ipc.h backends/linux-ns/host_ipc.c backends/linux-ns/dev.c \
-	backends/linux-ns/netns.c \
+	backends/linux-ns/netns.c backends/linux-ns/scratch_tmp.c backends/linux-ns/explain.c \
 	backends/linux-ns/kernel_diag.c backends/linux-ns/kernel_fs.c
 LINUX_NS_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 LINUX_NS_CFLAGS = $(AM_CFLAGS) $(LINUX_COMMON_CFLAGS)
@@ -33,6 +33,6 @@ else
 # Before linux-common's archive (linked by its own local.mk): archives
 # resolve left to right.
 happy_agent_supervisor_LDADD += backends/linux-ns/liblinuxns.a
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_LINUX_NS
+HAS_BACKENDS += linux_ns_backend
 endif
 endif

@@ -190,7 +190,7 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
 
 static bool at_or_under(const struct mount_info *m, const void *prefix)
 {
-    return path_at_or_beneath(m->point, prefix);
+    return policy_path_at_or_beneath(m->point, prefix);
 }
 
 /* EINVAL: not the root of a mount (a mount point hidden by a mount above

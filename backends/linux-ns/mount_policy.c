@@ -7,10 +7,13 @@
  *   1. everything recursively private (nothing propagates to the host);
  *   2. the whole tree read-only (unless "/" itself is a writable root);
  *   3. a private minimal /dev (dev.c) and a private, read-only procfs for
- *      the new PID namespace, owner-only files masked (kernel_fs.c) — before
+ *      the new PID namespace, owner-only files masked for a root caller
+ *      (kernel_fs.c) — before
  *      the policy paths, so that a denial under /proc or /dev lands on what
  *      the workload sees;
- *   4. writable roots, parents before children, bound writable; then every
+ *   4. writable roots, parents before children, bound writable; the
+ *      policy's scratch tmpfs on /tmp and /var/tmp (scratch_tmp.c: after
+ *      the roots, so a writable "/" cannot cover it); then every
  *      kernel filesystem they brought back writable made read-only again,
  *      and the directories between them and each denial pinned
  *      (denial_anchor.c);
@@ -27,7 +30,7 @@
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
- * /tmp and /run are read-only like the rest; the host's sockets anywhere
+ * /tmp and /run are read-only like the rest (unless "scratch"); the host's sockets anywhere
  * are closed by the connect() check (connect_broker.c), not by the view.
  */
 #include "config.h"
@@ -73,23 +76,7 @@ static int bind_in_place(const struct view *v, const char *field, const char *pa
     return rc;
 }
 
-/* Path order in which '/' sorts before every other byte, so that
- * everything beneath a path follows it directly ("/a", "/a/b", "/a-b"). */
-static int compare_paths(const void *a, const void *b)
-{
-    const unsigned char *x = *(const unsigned char *const *)a, *y = *(const unsigned char *const *)b;
-    for (; *x && *x == *y; x++, y++)
-        ;
-    int cx = *x == '/' ? 1 : *x ? *x + 1 : 0, cy = *y == '/' ? 1 : *y ? *y + 1 : 0;
-    return cx - cy;
-}
-
-/* A sorted copy of `list` (plus `extra`), NULL-terminated, with duplicates
- * and paths beneath another entry left out: one mount covers them all, so
- * the number of mounts is bounded by the distinct paths (40,000 copies of
- * one path once held the kernel's mount lock for most of a minute).  free()
- * the array only. */
-static const char **merged(const struct string_list *list, const char *extra)
+const char **mount_policy_merged(const struct string_list *list, const char *extra)
 {
     const char **out = calloc(list->count + 2, sizeof *out);
     if (!out)
@@ -99,21 +86,14 @@ static const char **merged(const struct string_list *list, const char *extra)
         out[n++] = extra;
     for (size_t i = 0; i < list->count; i++)
         out[n++] = list->items[i];
-    qsort(out, n, sizeof *out, compare_paths);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (kept == 0 || !path_at_or_beneath(out[i], out[kept - 1]))
-            out[kept++] = out[i];
-    out[kept] = NULL;
+    out[policy_paths_prune(out, n)] = NULL;
     return out;
 }
 
-/* The writable roots, sorted: the cwd (workspace_write, auto) and
- * allowedWritePaths.  NULL-terminated; free() the array only. */
-static const char **writable_root_list(const struct sandbox_ctx *ctx)
+const char **mount_policy_roots(const struct sandbox_ctx *ctx)
 {
     const struct policy *p = ctx->policy;
-    return merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
+    return mount_policy_merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
 }
 
 static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, const char **roots,
@@ -132,7 +112,7 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
 
 static int write_denials(const struct view *v, const struct policy *p, char *err, size_t errlen)
 {
-    const char **paths = merged(&p->denied_write_paths, NULL);
+    const char **paths = mount_policy_merged(&p->denied_write_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -169,7 +149,7 @@ static int dir_mask(const struct view *v, struct sp_node *mask, const struct sp_
 static int read_denials(const struct view *v, const struct policy *p, const struct sp_node *devnull,
                         const char *within, char *err, size_t errlen)
 {
-    const char **paths = merged(&p->denied_read_paths, NULL);
+    const char **paths = mount_policy_merged(&p->denied_read_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -178,7 +158,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
     struct sp_dir_cache cache = {.fd = -1};
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++) {
-        if (within && !path_at_or_beneath(paths[i], within))
+        if (within && !policy_path_at_or_beneath(paths[i], within))
             continue;
         if (strcmp(paths[i], "/") == 0) {
             snprintf(err, errlen, "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
@@ -310,7 +290,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     const char **roots = NULL;
     if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) != 0)
         goto out;
-    if (!(roots = writable_root_list(ctx))) {
+    if (!(roots = mount_policy_roots(ctx))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -318,8 +298,10 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         goto out;
     if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
-        kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0 ||
+        /* owner-only files: only a root caller's uid 0 owns them (kernel_fs.c) */
+        (st->uid == 0 && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
         writable_roots(&v, ctx, roots, err, errlen) != 0 ||
+        scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
         /* after the writable roots: one may hold a procfs or sysfs mount */
         kernel_fs_read_only(v.legacy, err, errlen) != 0 ||
         (!st->netns && kernel_fs_hide_cgroups(v.root_fd, err, errlen) != 0) ||

@@ -20,8 +20,14 @@
  * and polls the read end: POLLHUP means the supervisor is already gone.
  * When the init dies, the kernel kills everything left in its PID namespace.
  *
- * Id maps: the caller's uid and gid map to 0 (one line each, setgroups
- * denied), which an unprivileged process may write for itself.  The
+ * Id maps: the caller's uid and gid map to themselves (one line each,
+ * setgroups denied), which an unprivileged process may write for itself:
+ * `id` inside says what it says outside (tools that refuse to run as root,
+ * initdb or Chromium, work), and for a non-root caller uid 0 is not mapped,
+ * so nothing inside can become it (setuid(0) fails with EINVAL).  The init
+ * still holds every capability of the new namespace, whatever its uid (the
+ * kernel gives them to a user namespace's first process), until it forks
+ * the workload, which drops them all in harden() (caps.c).  The
  * supervisor is non-dumpable (self_protect.c), which makes the /proc/self id-map files
  * owned by global root (uid_map and friends) and unwritable to an unprivileged caller; the child
  * is made dumpable only while it writes them (nothing untrusted exists yet)
@@ -37,45 +43,41 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux_ns.h"
 
 static int lifeline[2] = {-1, -1};
 
-pid_t userns_clone(int *status_fd, char *err, size_t errlen)
+pid_t userns_clone(char *err, size_t errlen)
 {
-    int status[2];
-    if (pipe2(status, O_CLOEXEC) != 0 || pipe2(lifeline, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "cannot create the sandbox's pipes: %s", strerror(errno));
+    if (userns_limits_read(err, errlen) != 0)
+        return -1;
+    if (pipe2(lifeline, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot create the lifeline pipe: %s", strerror(errno));
         return -1;
     }
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
                           CLONE_NEWCGROUP | SIGCHLD;
-    /* The caller blocks the forwarded signals across this call (backend.c). */
+    /* The caller blocks the forwarded signals across this call
+     * (linux-common's supervised_fork.c). */
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
     if (pid < 0) {
         int e = errno;
-        close(status[0]);
-        close(status[1]);
         close(lifeline[0]);
         close(lifeline[1]);
         kernel_diag_userns("cannot create the sandbox namespaces (clone)", e, err, errlen);
         return -1;
     }
-    if (pid > 0) {
-        /* The supervisor keeps lifeline[1] open until it dies (O_CLOEXEC;
-         * it never execs). */
-        close(status[1]);
+    /* The supervisor keeps lifeline[1] open until it dies (O_CLOEXEC; it
+     * never execs); the child's ends are userns_child_setup()'s. */
+    if (pid > 0)
         close(lifeline[0]);
-        *status_fd = status[0];
-        return (pid_t)pid;
-    }
-    close(status[0]);
-    *status_fd = status[1];
-    return 0;
+    return (pid_t)pid;
 }
 
 static int write_file(const char *path, const char *text, char *err, size_t errlen)
@@ -99,10 +101,10 @@ static int write_id_maps(const struct linux_ns_state *st, char *err, size_t errl
     char line[64];
     if (write_file("/proc/self/setgroups", "deny", err, errlen) != 0)
         return -1;
-    snprintf(line, sizeof line, "0 %lu 1\n", (unsigned long)st->uid);
+    snprintf(line, sizeof line, "%lu %lu 1\n", (unsigned long)st->uid, (unsigned long)st->uid);
     if (write_file("/proc/self/uid_map", line, err, errlen) != 0)
         return -1;
-    snprintf(line, sizeof line, "0 %lu 1\n", (unsigned long)st->gid);
+    snprintf(line, sizeof line, "%lu %lu 1\n", (unsigned long)st->gid, (unsigned long)st->gid);
     return write_file("/proc/self/gid_map", line, err, errlen);
 }
 
@@ -139,7 +141,7 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
         snprintf(err, errlen, "cannot make the sandbox init non-dumpable again: %s", strerror(errno));
         return -1;
     }
-    return rc;
+    return rc == 0 ? userns_limits_write(err, errlen) : rc;
 }
 
 /* The name the workload sees: resolvable everywhere (/etc/hosts), and not
@@ -166,4 +168,43 @@ int userns_init_session(char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen)
+{
+    int said[2];
+    if (pipe2(said, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot create a pipe for the namespace probe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = userns_clone(err, errlen);
+    if (pid < 0) {
+        close(said[0]);
+        close(said[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* The launch's init, up to its first mount, then nothing more. */
+        char why[SANDBOX_ERROR_MAX] = "";
+        if (userns_child_setup(st, why, sizeof why) == 0 && userns_init_session(why, sizeof why) == 0 &&
+            mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+            /* mount_policy_apply()'s first step, where AppArmor's restriction shows. */
+            kernel_diag_userns("cannot make the mount namespace private", errno, why, sizeof why);
+        ssize_t w = write(said[1], why, strlen(why));
+        _exit(w < 0 ? 1 : 0);
+    }
+    close(said[1]);
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < errlen && ((n = read(said[0], err + got, errlen - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+        got += n > 0 ? (size_t)n : 0;
+    err[got] = '\0';
+    close(said[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    close(lifeline[1]); /* the child's proof that we live, not needed now */
+    if (got == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        snprintf(err, errlen, "the namespace probe ended with wait status 0x%x", status);
+    return err[0] ? -1 : 0;
 }

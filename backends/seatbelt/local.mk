@@ -33,6 +33,7 @@ if DYNAMIC_BACKENDS
 # link the non-PIC archive above, so it compiles the generator itself.
 backendmod_LTLIBRARIES += backends/seatbelt.la
 backends_seatbelt_la_SOURCES = backends/seatbelt/seatbelt_darwin.c $(SBPL_GENERATOR_SOURCES)
+backends_seatbelt_la_SOURCES += core/policy_paths.h core/policy_paths.c
 backends_seatbelt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt -DHAS_BACKEND_MODULE
 backends_seatbelt_la_LDFLAGS = -module -avoid-version -shared
 else
@@ -44,6 +45,6 @@ backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir
 # archives resolve left to right.
 happy_agent_supervisor_LDADD += backends/seatbelt/libseatbelt_backend.a backends/seatbelt/libsbpl.a \
 	core/libpolicy.a $(CJSON_LIBS)
-STATIC_BACKEND_DEFS += -DHAVE_BACKEND_SEATBELT
+HAS_BACKENDS += seatbelt_backend
 endif
 endif

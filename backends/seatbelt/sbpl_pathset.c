@@ -44,11 +44,3 @@ void sbpl_pathset_free(struct sbpl_pathset *set)
     free(set->items);
     memset(set, 0, sizeof *set);
 }
-
-bool sbpl_path_within(const char *path, const char *root)
-{
-    if (strcmp(root, "/") == 0)
-        return path[0] == '/';
-    size_t n = strlen(root);
-    return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}

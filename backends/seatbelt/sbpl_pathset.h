@@ -20,8 +20,4 @@ int sbpl_pathset_add(struct sbpl_pathset *set, const char *path);
 bool sbpl_pathset_contains(const struct sbpl_pathset *set, const char *path);
 void sbpl_pathset_free(struct sbpl_pathset *set);
 
-/* True when `path` is `root` or lies under it, compared component-wise
- * ("/ab" is not under "/a"); every path is under "/". */
-bool sbpl_path_within(const char *path, const char *root);
-
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy_paths.h"
 #include "sbpl_escape.h"
 #include "sbpl_rules.h"
 
@@ -87,7 +88,7 @@ static int add_canonical(struct collector *c, const char *what, size_t index,
 static bool within_a_root(const struct sbpl_rules *r, const char *path)
 {
     for (size_t i = 0; i < r->write_roots.count; i++)
-        if (sbpl_path_within(path, r->write_roots.items[i]))
+        if (policy_path_at_or_beneath(path, r->write_roots.items[i]))
             return true;
     return false;
 }

@@ -92,7 +92,7 @@ static enum sandbox_result build_profile(struct sandbox_ctx *ctx, struct seatbel
         .canon = sbpl_canonicalize,
         .canon_arg = NULL,
     };
-    char err[256];
+    char err[SANDBOX_ERROR_MAX];
     switch (sbpl_profile_build(&in, &st->profile, err, sizeof err)) {
     case SBPL_OK:
         return SANDBOX_OK;
@@ -166,7 +166,7 @@ static enum sandbox_result seatbelt_harden(struct sandbox_ctx *ctx)
         return SANDBOX_OK; /* full_access */
     char *error = NULL;
     if (sandbox_init(st->profile, SEATBELT_PROFILE_STRING, &error) != 0) {
-        char why[256];
+        char why[SANDBOX_ERROR_MAX];
         snprintf(why, sizeof why, "%s", error ? error : "no reason given");
         if (error)
             sandbox_free_error(error);
@@ -181,6 +181,7 @@ static enum sandbox_result seatbelt_harden(struct sandbox_ctx *ctx)
 SANDBOX_BACKEND_DEFINE(seatbelt_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
     .name = "seatbelt",
+    .summary = "the macOS Seatbelt sandbox",
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS |
                 SANDBOX_ENFORCES_NO_LOCAL_BIND,
@@ -190,4 +191,5 @@ SANDBOX_BACKEND_DEFINE(seatbelt_backend) = {
     .prepare = seatbelt_prepare,
     .enter = seatbelt_enter,
     .harden = seatbelt_harden,
+    .explain = sandbox_explain_noop, /* not yet: README "Explain mode" */
 };

@@ -6,7 +6,8 @@
 // Runs curl in a sandbox whose proxy refuses two destinations (a host not
 // listed, and a listed host on another port; one per front-end), with the
 // report on descriptor 3 as a Node pipe, and reads it with
-// readRefusalReport(). Needs the sandbox (linux-ns) and curl.
+// readRefusalReport(): the two refusals, then the workload-ended line.
+// Needs the sandbox (linux-ns) and curl.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,11 +36,13 @@ function check(ok, what) {
     console.log(`${ok ? "ok" : "FAIL"} - ${what}`);
 }
 check(code === 0, `the sandboxed run exited 0 (got ${code})`);
-check(records.length === 2, `two refusals read (got ${JSON.stringify(records)})`);
-const [a, b] = records;
+check(records.length === 3, `two refusals and the end read (got ${JSON.stringify(records)})`);
+const [a, b, end] = records;
 check(a?.frontEnd === "http" && a.host === "blocked.example" && a.port === 80 && a.rule === "allowedHosts",
     `http refusal of blocked.example:80 (${JSON.stringify(a)})`);
 check(b?.frontEnd === "socks5" && b.host === "allowed.example" && b.port === 80 && /port 80/.test(b.reason),
     `socks5 refusal of allowed.example on a port it is not allowed (${JSON.stringify(b)})`);
+check(end?.event === "workload-ended" && end.status === 0 && end.killedBySupervisor === false,
+    `the last line says the workload exited 0 (${JSON.stringify(end)})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed ? 1 : 0;

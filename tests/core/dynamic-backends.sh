@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Developer builds: backends are modules the core dlopen()s and walks in
-# `order`; a module built against another ABI, one missing a hook, a second
-# module with a taken name or order are refused with 125 naming the module.
+# `order`; a module built against another ABI, one with bits the core does
+# not know, one missing a hook, a second module with a taken name or order,
+# a second default sandbox backend are refused with 125 naming the module,
+# before any hook of any module runs.
 . "$HAS_SRCDIR/tests/lib.sh"
 
 MODS="$HAS_BUILDDIR/tests/core/backends/.libs"
@@ -33,7 +35,28 @@ refused() {
     [ -e "$MARK" ] && fail "$what: target ran" || ok "$what: target did not run"
     [ -e "$REC" ] && fail "$what: a hook ran before the refusal" || ok "$what: no hook ran"
 }
-refused "module for another ABI" "recorder_bad_abi.so: built for backend ABI 999" "$MODS/recorder_bad_abi.so"
+# The ABI block: both sides' values, the module's path, nothing run.
+core_sig=$(sed -n 's/^#define SANDBOX_ABI_SIGNATURE \([0-9]*\)ul$/\1/p' "$HAS_BUILDDIR/core/backend_abi.h")
+[ -n "$core_sig" ] && ok "the build generated the ABI signature" || fail "no SANDBOX_ABI_SIGNATURE in core/backend_abi.h"
+refused "module for another ABI signature" \
+    "recorder_bad_abi.so: built for backend ABI signature 999 \(ctx [0-9]+, .*\), this supervisor has $core_sig \(" \
+    "$MODS/recorder_bad_abi.so"
+refused "module built with another struct sandbox_ctx" \
+    "recorder_old_ctx.so: built for backend ABI signature $core_sig \(ctx ([0-9]+), .*\), this supervisor has $core_sig \(ctx [0-9]+," \
+    "$MODS/recorder_old_ctx.so"
+refused "module built before the ABI block (backend ABI 4)" \
+    "recorder_old_descriptor.so: no backend ABI block \(magic 0x4, this supervisor's is 0x[0-9a-f]+\)" \
+    "$MODS/recorder_old_descriptor.so"
+# Bits this core does not know (SANDBOX_*_ALL).
+for field in enforces offers needs needs_one_of; do
+    refused "unknown $field bits" \
+        "recorder_unknown_$field.so \(unknown-${field//_/-}\): unknown $field bits 0x[0-9a-f]+ \(this supervisor knows 0x[0-9a-f]+\)" \
+        "$MODS/recorder_unknown_$field.so"
+done
+# One default sandbox backend per set (the others are on_request).
+refused "two default sandbox backends" \
+    "recorder_second_default.so \(second-default\): a second default sandbox backend \('needy' is one\)" \
+    "$MODS/recorder_needy.so" "$MODS/recorder_second_default.so"
 refused "module without a harden hook" "recorder_no_harden.so \(no-harden\): the harden hook is missing" \
     "$MODS/recorder_no_harden.so"
 refused "duplicate name" "recorder_a.so: a backend named 'a' is already loaded" "$MODS/recorder_a.so" "$MODS/recorder_a.so"

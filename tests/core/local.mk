@@ -10,11 +10,22 @@ tests_core_test_policy_unit_SOURCES = tests/core/test_policy_unit.c
 tests_core_test_policy_unit_CFLAGS = $(TESTS_CORE_CFLAGS)
 tests_core_test_policy_unit_LDADD = $(TESTS_CORE_LDADD)
 UNIT_TESTS += tests/core/test_policy_corpus tests/core/test_policy_unit
+# The policy path algebra every backend uses.
+check_PROGRAMS += tests/core/test_policy_paths
+tests_core_test_policy_paths_SOURCES = tests/core/test_policy_paths.c
+tests_core_test_policy_paths_CFLAGS = $(TESTS_CORE_CFLAGS)
+tests_core_test_policy_paths_LDADD = $(TESTS_CORE_LDADD)
+UNIT_TESTS += tests/core/test_policy_paths
 
 EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
+# --explain against real runs of both Linux backends (generated policies).
+if HOST_LINUX
+BINARY_TESTS += tests/core/explain.sh
+endif
+EXTRA_DIST += tests/core/explain.sh tests/core/explain_gen.py tests/core/explain-query-corpus
 
 # Example backend modules, built the way a developer outside core/ would
 # build one: only the public header, -DHAS_BACKEND_MODULE, a libtool module.
@@ -24,7 +35,10 @@ RECORDER_FLAGS = -module -avoid-version -shared -rpath /nowhere
 check_LTLIBRARIES += tests/core/backends/recorder_a.la tests/core/backends/recorder_b.la \
 	tests/core/backends/recorder_bad_abi.la tests/core/backends/recorder_no_harden.la \
 	tests/core/backends/recorder_same_order.la tests/core/backends/recorder_needy.la \
-	tests/core/backends/recorder_giver.la
+	tests/core/backends/recorder_giver.la tests/core/backends/recorder_old_descriptor.la \
+	tests/core/backends/recorder_old_ctx.la tests/core/backends/recorder_second_default.la \
+	tests/core/backends/recorder_unknown_enforces.la tests/core/backends/recorder_unknown_offers.la \
+	tests/core/backends/recorder_unknown_needs.la tests/core/backends/recorder_unknown_needs_one_of.la
 tests_core_backends_recorder_a_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_a_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"a"' -DRECORDER_ORDER=20
@@ -35,7 +49,7 @@ tests_core_backends_recorder_b_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE
 tests_core_backends_recorder_b_la_LDFLAGS = $(RECORDER_FLAGS)
 tests_core_backends_recorder_bad_abi_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_bad_abi_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
-	-DRECORDER_NAME='"bad-abi"' -DRECORDER_ABI=999
+	-DRECORDER_NAME='"bad-abi"' -DRECORDER_SIGNATURE=999
 tests_core_backends_recorder_bad_abi_la_LDFLAGS = $(RECORDER_FLAGS)
 tests_core_backends_recorder_no_harden_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_no_harden_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
@@ -57,6 +71,35 @@ tests_core_backends_recorder_giver_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MO
 	-DRECORDER_NAME='"giver"' -DRECORDER_ORDER=40 \
 	-DRECORDER_OFFERS='(SANDBOX_OFFER_LOOPBACK_GRANTS|SANDBOX_OFFER_SUPERVISED)'
 tests_core_backends_recorder_giver_la_LDFLAGS = $(RECORDER_FLAGS)
+# Built wrong on purpose, each refused before any hook runs.
+tests_core_backends_recorder_old_descriptor_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_old_descriptor_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"old-descriptor"' -DRECORDER_OLD_DESCRIPTOR
+tests_core_backends_recorder_old_descriptor_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_old_ctx_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_old_ctx_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"old-ctx"' -DRECORDER_CTX_SIZE='(sizeof(struct sandbox_ctx) - 128)'
+tests_core_backends_recorder_old_ctx_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_second_default_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_second_default_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"second-default"' -DRECORDER_ORDER=50 -DRECORDER_ENFORCES=SANDBOX_ENFORCES_FILESYSTEM
+tests_core_backends_recorder_second_default_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_enforces_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_enforces_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-enforces"' -DRECORDER_ENFORCES='(SANDBOX_ENFORCES_ALL + 1u)'
+tests_core_backends_recorder_unknown_enforces_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_offers_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_offers_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-offers"' -DRECORDER_OFFERS='(SANDBOX_OFFERS_ALL + 1u)'
+tests_core_backends_recorder_unknown_offers_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_needs_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_needs_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-needs"' -DRECORDER_NEEDS='(SANDBOX_OFFERS_ALL + 1u)'
+tests_core_backends_recorder_unknown_needs_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_unknown_needs_one_of_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_unknown_needs_one_of_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"unknown-needs-one-of"' -DRECORDER_NEEDS_ONE_OF='(SANDBOX_OFFERS_ALL + 1u)'
+tests_core_backends_recorder_unknown_needs_one_of_la_LDFLAGS = $(RECORDER_FLAGS)
 BINARY_TESTS += tests/core/dynamic-backends.sh
 endif
 EXTRA_DIST += tests/core/dynamic-backends.sh
@@ -70,4 +113,10 @@ tests_core_fuzz_policy_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 tests_core_fuzz_policy_LDFLAGS = -fsanitize=fuzzer,address,undefined
 tests_core_fuzz_policy_LDADD = core/libpolicy.a $(CJSON_LIBS)
 FUZZERS_LIST += tests/core/fuzz_policy:tests/core/policy-corpus
+noinst_PROGRAMS += tests/core/fuzz_explain_query
+tests_core_fuzz_explain_query_SOURCES = tests/core/fuzz_explain_query.c
+tests_core_fuzz_explain_query_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) -fsanitize=fuzzer,address,undefined
+tests_core_fuzz_explain_query_LDFLAGS = -fsanitize=fuzzer,address,undefined
+tests_core_fuzz_explain_query_LDADD = core/libpolicy.a $(CJSON_LIBS)
+FUZZERS_LIST += tests/core/fuzz_explain_query:tests/core/explain-query-corpus
 endif

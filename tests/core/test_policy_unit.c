@@ -66,6 +66,25 @@ static void test_root_path_kept(void)
 }
 
 /* 10,000 bad entries: a bounded list with a count of what was left out. */
+/* scratch: absent means none; {} the default size; sizeBytes as given. */
+static void test_scratch(void)
+{
+    static const char *const docs[] = {
+        "{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false}}",
+        "{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false},\"scratch\":{}}",
+        "{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false},"
+        "\"scratch\":{\"sizeBytes\":3145728}}",
+    };
+    static const unsigned long long sizes[] = {0, POLICY_SCRATCH_DEFAULT_BYTES, 3145728};
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        struct policy *p = parse_ok(docs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_EQUAL(p->scratch.requested, i > 0);
+        CU_ASSERT_EQUAL(p->scratch.size_bytes, sizes[i]);
+        policy_free(p);
+    }
+}
+
 static void test_error_cap(void)
 {
     size_t n = 10000;
@@ -199,6 +218,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("policy unit", NULL, NULL);
     CU_add_test(s, "fields parse into the struct", test_fields_parsed);
     CU_add_test(s, "the root path is kept", test_root_path_kept);
+    CU_add_test(s, "scratch and its size", test_scratch);
     CU_add_test(s, "error list is capped", test_error_cap);
     CU_add_test(s, "host entry rules", test_host_entries);
     CU_add_test(s, "\\u0000 does not truncate a string", test_nul_escape_not_truncated);

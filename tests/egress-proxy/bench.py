@@ -1,15 +1,19 @@
 #!/usr/bin/python3
 """bench.py -- the egress proxy benchmark's two halves.
 
-  bench.py origin PORTFILE           host side: STREAM n / HOLD / PING server
-  bench.py stream PORT BYTES MODE    MODE direct|tunnel: seconds to read BYTES
-  bench.py setup PORT COUNT MODE     median seconds until bytes can flow, and
-                                     the median of its TCP-connect part
+  bench.py origin PORTFILE [ADDR]    host side: STREAM n / HOLD / PING server (on ADDR, default 127.0.0.1)
+  bench.py stream PORT BYTES MODE    MODE direct|tunnel|transparent: seconds to read BYTES
+  bench.py setup PORT COUNT MODE [ping]  median seconds until bytes can flow (with
+                                     ping: until the origin's first byte came back),
+                                     and the median of its TCP-connect part
   bench.py hold PORT COUNT READYFILE open COUNT tunnels, signal, hold until killed
   bench.py freeport                  a port on 127.0.0.1 free a moment ago
 
 MODE tunnel: a CONNECT through the proxy in $HTTP_PROXY (ours, squid or
-tinyproxy); credentials are sent only when the URL carries them.
+tinyproxy); credentials are sent only when the URL carries them.  MODE
+transparent: a plain connect to $BENCH_NAME (resolved once, in the
+sandbox: its synthetic address), relayed by the transparent front-end.
+$BENCH_CONNECT_HOST: the host a CONNECT asks for (default 127.0.0.1).
 """
 import base64
 import os
@@ -53,20 +57,30 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
     request_queue_size = 2048
 
 
-def origin(portfile):
+def origin(portfile, addr="127.0.0.1"):
     threading.stack_size(256 * 1024)
-    srv = Server(("127.0.0.1", 0), Handler)
+    srv = Server((addr, 0), Handler)
     with open(portfile + ".tmp", "w") as f:
         f.write(str(srv.server_address[1]))
     os.rename(portfile + ".tmp", portfile)
     srv.serve_forever()
 
 
+_addr = []
+
+
+def transparent_addr():
+    """$BENCH_NAME's address, looked up once: a client resolves, then connects."""
+    if not _addr:
+        _addr.append(socket.gethostbyname(os.environ["BENCH_NAME"]))
+    return _addr[0]
+
+
 def open_conn(port, mode, times=None):
     """A socket on which bytes reach the origin: direct, or a CONNECT tunnel.
     times, if given, receives the moment the TCP connect completed."""
-    if mode == "direct":
-        s = socket.create_connection(("127.0.0.1", port))
+    if mode in ("direct", "transparent"):
+        s = socket.create_connection((transparent_addr() if mode == "transparent" else "127.0.0.1", port))
         if times is not None:
             times.append(time.perf_counter())
         return s, b""
@@ -79,7 +93,8 @@ def open_conn(port, mode, times=None):
         cred = base64.b64encode(f"{u.username}:{u.password}".encode()).decode()
         auth = f"Proxy-Authorization: Basic {cred}\r\n"
     # Host: as a client sends it; squid answers 400 to a CONNECT without it.
-    s.sendall(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{auth}\r\n".encode())
+    host = os.environ.get("BENCH_CONNECT_HOST", "127.0.0.1")
+    s.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n{auth}\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
         c = s.recv(4096)
@@ -110,13 +125,17 @@ def stream(port, nbytes, mode):
     print(f"{took:.6f}")
 
 
-def setup(port, count, mode):
+def setup(port, count, mode, ping=None):
     port, count = int(port), int(count)
     times, connects = [], []
     for _ in range(count):
         mark = []
         start = time.perf_counter()
         s, _ = open_conn(port, mode, mark)
+        if ping:
+            s.sendall(b"PING\n")
+            if s.recv(1) != b"P":
+                raise SystemExit("no answer from the origin")
         times.append(time.perf_counter() - start)
         connects.append(mark[0] - start)
         s.close()

@@ -118,8 +118,10 @@ int main(int argc, char **argv)
 #else
     ctx.others_offer = SANDBOX_OFFER_PRIVATE_NETWORK | SANDBOX_OFFER_SUPERVISED;
 #endif
-    if (ctx.report_fd >= 0)
+    if (ctx.report_fd >= 0) {
         fcntl(ctx.report_fd, F_SETFD, FD_CLOEXEC);
+        report_descriptor_nonblocking(ctx.report_fd); /* as core/main.c does */
+    }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     if (egress_proxy_backend.prepare(&ctx) != SANDBOX_OK)
         die("prepare", ctx.error);
@@ -140,5 +142,5 @@ int main(int argc, char **argv)
         die(argv[2], strerror(errno));
     }
     struct sandbox_monitor mon = {.pid = pid, .status_fd = -1};
-    supervise(&mon);
+    supervise(&mon, ctx.report_fd);
 }

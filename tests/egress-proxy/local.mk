@@ -2,16 +2,26 @@
 # backend, behaviour tests against the binary, and a benchmark script.
 if HAVE_BACKEND_EGRESS_PROXY
 EGRESS_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/backends/egress-proxy
-EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a $(CUNIT_LIBS)
+EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a core/libpolicy.a $(CUNIT_LIBS)
 
 check_PROGRAMS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
 UNIT_TESTS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
 tests_egress_proxy_test_addr_host_SOURCES = tests/egress-proxy/test_addr_host.c
 tests_egress_proxy_test_addr_host_CFLAGS = $(EGRESS_TEST_CFLAGS)
-tests_egress_proxy_test_addr_host_LDADD = $(EGRESS_TEST_LIBS) core/libpolicy.a $(CJSON_LIBS)
+tests_egress_proxy_test_addr_host_LDADD = $(EGRESS_TEST_LIBS) $(CJSON_LIBS)
 tests_egress_proxy_test_proxy_parsers_SOURCES = tests/egress-proxy/test_proxy_parsers.c
 tests_egress_proxy_test_proxy_parsers_CFLAGS = $(EGRESS_TEST_CFLAGS)
 tests_egress_proxy_test_proxy_parsers_LDADD = $(EGRESS_TEST_LIBS)
+check_PROGRAMS += tests/egress-proxy/test_dns_parse
+UNIT_TESTS += tests/egress-proxy/test_dns_parse
+tests_egress_proxy_test_dns_parse_SOURCES = tests/egress-proxy/test_dns_parse.c
+tests_egress_proxy_test_dns_parse_CFLAGS = $(EGRESS_TEST_CFLAGS)
+tests_egress_proxy_test_dns_parse_LDADD = $(EGRESS_TEST_LIBS)
+check_PROGRAMS += tests/egress-proxy/test_synth_table
+UNIT_TESTS += tests/egress-proxy/test_synth_table
+tests_egress_proxy_test_synth_table_SOURCES = tests/egress-proxy/test_synth_table.c
+tests_egress_proxy_test_synth_table_CFLAGS = $(EGRESS_TEST_CFLAGS)
+tests_egress_proxy_test_synth_table_LDADD = $(EGRESS_TEST_LIBS)
 check_PROGRAMS += tests/egress-proxy/test_egress_sbpl
 UNIT_TESTS += tests/egress-proxy/test_egress_sbpl
 tests_egress_proxy_test_egress_sbpl_SOURCES = tests/egress-proxy/test_egress_sbpl.c \
@@ -22,7 +32,8 @@ tests_egress_proxy_test_egress_sbpl_LDADD = $(CUNIT_LIBS)
 if HOST_LINUX
 BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
-	tests/egress-proxy/proxy-report.sh tests/egress-proxy/real-clients.sh
+	tests/egress-proxy/proxy-report.sh tests/egress-proxy/real-clients.sh \
+	tests/egress-proxy/transparent.sh tests/egress-proxy/explain-proxy.sh
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
@@ -33,7 +44,7 @@ tests_egress_proxy_test_confine_LDADD = $(CUNIT_LIBS) $(SECCOMP_LIBS) $(CAPNG_LI
 # backend's hooks directly; used when the build has no linux-ns backend.
 check_PROGRAMS += tests/egress-proxy/egress_harness
 tests_egress_proxy_egress_harness_SOURCES = tests/egress-proxy/egress_harness.c \
-	core/sandbox_ctx.c core/supervise.c core/diag.c \
+	core/sandbox_ctx.c core/supervise.c core/signal_name.c core/diag.c \
 	$(EGRESS_POLICY_SOURCES) $(EGRESS_BACKEND_SOURCES)
 tests_egress_proxy_egress_harness_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
 tests_egress_proxy_egress_harness_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
@@ -45,9 +56,10 @@ tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRES
 EGRESS_PORTABLE_CPPFLAGS = $(AM_CPPFLAGS) -DEGRESS_PORTABLE -DEGRESS_VARIANT_LOOPBACK -I$(top_srcdir)/backends/egress-proxy
 check_PROGRAMS += tests/egress-proxy/egress_harness_portable
 tests_egress_proxy_egress_harness_portable_SOURCES = tests/egress-proxy/egress_harness.c \
-	core/sandbox_ctx.c core/supervise.c core/diag.c \
+	core/sandbox_ctx.c core/supervise.c core/signal_name.c core/diag.c \
 	$(EGRESS_POLICY_SOURCES) backends/egress-proxy/egress_backend.c \
 	backends/egress-proxy/egress_env.h backends/egress-proxy/egress_env.c \
+	backends/egress-proxy/egress_explain.c \
 	$(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 tests_egress_proxy_egress_harness_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_egress_harness_portable_CFLAGS = $(AM_CFLAGS) -pthread
@@ -63,6 +75,7 @@ EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOUR
 	backends/egress-proxy/evpoll.h backends/egress-proxy/egress_loop.h \
 	backends/egress-proxy/egress_loop.c backends/egress-proxy/http_frontend.c \
 	backends/egress-proxy/socks5_frontend.c backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
+	backends/egress-proxy/transparent_frontend.c backends/egress-proxy/dns_frontend.c \
 	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
 check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
@@ -70,12 +83,12 @@ tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
 	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c
 tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
 tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
-tests_egress_proxy_test_relay_LDADD = $(CUNIT_LIBS) -lpthread
+tests_egress_proxy_test_relay_LDADD = core/libpolicy.a $(CUNIT_LIBS) -lpthread
 tests_egress_proxy_test_relay_portable_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
 	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c
 tests_egress_proxy_test_relay_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_test_relay_portable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
-tests_egress_proxy_test_relay_portable_LDADD = $(CUNIT_LIBS) -lpthread
+tests_egress_proxy_test_relay_portable_LDADD = core/libpolicy.a $(CUNIT_LIBS) -lpthread
 endif
 endif
 
@@ -86,7 +99,9 @@ EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.s
 	tests/egress-proxy/portable-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
 	tests/egress-proxy/portable-strict.sh tests/egress-proxy/proxy-report.sh \
 	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
-	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py
+	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py \
+	tests/egress-proxy/transparent.sh tests/egress-proxy/lab_origin.py tests/egress-proxy/lab_clients.py \
+	tests/egress-proxy/explain-proxy.sh
 
 # libFuzzer target over the client-facing parsers (configure --enable-fuzzers).
 if FUZZERS
@@ -98,6 +113,13 @@ tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backen
 tests_egress_proxy_fuzz_proxy_input_LDFLAGS = -fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a
 FUZZERS_LIST += tests/egress-proxy/fuzz_proxy_input:tests/egress-proxy/fuzz-seeds
+noinst_PROGRAMS += tests/egress-proxy/fuzz_dns_query
+tests_egress_proxy_fuzz_dns_query_SOURCES = tests/egress-proxy/fuzz_dns_query.c
+tests_egress_proxy_fuzz_dns_query_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backends/egress-proxy \
+	-fsanitize=fuzzer,address,undefined
+tests_egress_proxy_fuzz_dns_query_LDFLAGS = -fsanitize=fuzzer,address,undefined
+tests_egress_proxy_fuzz_dns_query_LDADD = backends/egress-proxy/libegress_policy.a
+FUZZERS_LIST += tests/egress-proxy/fuzz_dns_query:tests/egress-proxy/fuzz-seeds-dns
 endif
 endif
-EXTRA_DIST += tests/egress-proxy/fuzz-seeds
+EXTRA_DIST += tests/egress-proxy/fuzz-seeds tests/egress-proxy/fuzz-seeds-dns

@@ -36,6 +36,22 @@ if [ "$RUNNER" = portable ]; then
     else fail "front-end ports of two concurrent runs: $(cat "$T_TMP/run1" "$T_TMP/run2")"; fi
 fi
 
+# The transparent front-end: served with linux-ns (transparent.sh tests
+# it); refused with 125 where it is not (the host-loopback path has no
+# network namespace for its resolver, and the development harness no mount
+# namespace for its resolv.conf), and then the workload does not run.
+sbx "$(proxy_policy '"http","transparent"' '"example.com"')" /bin/sh -c 'echo ran'
+if [ "$RUNNER" = supervisor ] && [ "$RC" = 125 ] && printf '%s' "$ERR" | grep -q 'needs Linux >= 5.12'; then
+    echo "# not run: the transparent front-end on this kernel ($ERR)"
+elif [ "$RUNNER" = supervisor ]; then
+    expect_rc 0 "a policy naming the transparent front-end runs with linux-ns"
+    expect_out ran "the workload ran"
+else
+    expect_rc 125 "a policy naming the transparent front-end is refused where it is not served"
+    expect_err 'outgoingProxy.frontEnds: "transparent"|resolv.conf' "the refusal names the front-end or its resolv.conf"
+    expect_out_lacks ran "the workload did not run"
+fi
+
 HTTP_PROXY=http://caller:1 https_proxy=x all_proxy=y NO_PROXY=z \
     sbx "$(proxy_policy '"http"' '"127.0.0.1"')" /usr/bin/env
 if printf '%s' "$OUT" | grep -qi '^all_proxy='; then fail "ALL_PROXY set without a socks5 front-end"; else ok "no ALL_PROXY without socks5"; fi

@@ -9,7 +9,7 @@ if ! unshare --user --map-root-user true 2>/dev/null; then
     sandbox_unavailable "no user namespace can be made here to set user.max_user_namespaces=0 in"
 fi
 rc=0
-for suite in filesystem network attacks; do
+for suite in filesystem network attacks top-level real-work; do
     LL_HOST=nouserns bash "$HAS_SRCDIR/tests/landlock/$suite.sh" || rc=1
 done
 exit $rc

@@ -9,7 +9,7 @@
  * checks that cross-compiling the table gives the target's own program.
  * That the programs actually refuse what they should is tested from outside,
  * against the real binary (tests/linux-ns/seccomp.sh, privileges.sh, process.sh;
- * tests/landlock/network.sh for the socket families).
+ * tests/linux-ns/families.sh for the socket families).
  */
 #include "config.h"
 

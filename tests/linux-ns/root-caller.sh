@@ -72,6 +72,34 @@ for p in sys.argv[1:]:
 fi
 run_sup "$P" -- sh -c 'wc -c < /proc/timer_list; wc -c < /proc/slabinfo'
 expect_out_lacks '^[1-9]' "root-only /proc files (timer_list, slabinfo) show nothing"
+# Every global procfs file only its owner may read (and none write) reads
+# nothing inside: masked by /dev/null for a root caller; for any other
+# caller not masked at all (uid 0 is not mapped, the workload has no
+# capability), so the kernel's permission check must refuse it.
+owner_only=$(find /proc -maxdepth 1 -type f ! -perm /0266 -printf '%p\n')
+if [ -n "$owner_only" ]; then
+    run_sup "$P" -- "$PY" -c '
+import errno, os, stat, sys
+for p in sys.argv[1:]:
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        print("REFUSED" if e.errno == errno.EACCES else "OTHER", p, e.strerror); continue
+    st = os.fstat(fd)
+    null = stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3)
+    try:
+        data = b"" if null else os.read(fd, 1)
+    except OSError:
+        data = b""
+    os.close(fd)
+    print("MASKED" if null else "READ" if data else "OPENED", p)' $owner_only
+    expect_out_lacks '^(READ|OPENED|OTHER) ' "owner-only /proc files ($(echo $owner_only | wc -w)) read nothing"
+    if is_root; then
+        expect_out_lacks '^REFUSED ' "root caller: each is masked by /dev/null"
+    else
+        expect_out_lacks '^MASKED ' "unprivileged caller: none is masked, the kernel refuses each (EACCES)"
+    fi
+fi
 
 # The private procfs is read-only as a whole: per-process files too, by
 # every name that reaches them (self, the pid, a thread, PID 1), and no

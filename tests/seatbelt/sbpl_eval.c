@@ -8,8 +8,8 @@
 #include <regex.h>
 #include <string.h>
 
+#include "policy_paths.h"
 #include "sbpl_eval.h"
-#include "sbpl_pathset.h"
 
 enum match { NO, YES, UNKNOWN };
 
@@ -99,7 +99,7 @@ static enum match filter(const struct sbpl_node *f, const struct sbpl_request *q
     if (strcmp(name, "literal") == 0 && arg)
         return q->path && strcmp(q->path, arg) == 0 ? YES : NO;
     if (strcmp(name, "subpath") == 0 && arg)
-        return q->path && sbpl_path_within(q->path, arg) ? YES : NO;
+        return q->path && policy_path_at_or_beneath(q->path, arg) ? YES : NO;
     if (strcmp(name, "regex") == 0 && arg)
         return q->path ? regex_match(arg, q->path) : NO;
     /* The model's workload holds no sandbox extension (the pty one is

@@ -99,7 +99,7 @@ static void teardown_state(void)
 
 static void test_descriptor(void)
 {
-    CU_ASSERT_EQUAL(seatbelt_backend.abi, SANDBOX_BACKEND_ABI);
+    CU_ASSERT_EQUAL(seatbelt_backend.abi.signature, SANDBOX_ABI_SIGNATURE);
     CU_ASSERT_STRING_EQUAL(seatbelt_backend.name, "seatbelt");
     CU_ASSERT_EQUAL(seatbelt_backend.order, 100);
     /* The proxy itself is the egress backend's to enforce. */

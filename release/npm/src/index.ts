@@ -1,6 +1,7 @@
 /**
  * @slopus/happy-agent-supervisor: validate a policy for the supervisor, find
- * the executable that enforces it, and read its refusal report.
+ * the executable that enforces it, ask it what the sandbox will be
+ * (explainSandbox, briefFor), and read its refusal report.
  */
 export {
     parseSupervisorPolicy,
@@ -17,15 +18,22 @@ export {
     PolicyPathSchema,
     PolicyPathListSchema,
     AllowedHostEntrySchema,
+    ScratchSchema,
+    SCRATCH_MIN_BYTES,
+    SCRATCH_MAX_BYTES,
+    SCRATCH_DEFAULT_BYTES,
     POLICY_PATH_PATTERN,
     POLICY_PATH_MAX_BYTES,
     HOST_ENTRY_PATTERN,
     HOST_ENTRY_MAX_BYTES,
     type SupervisorPolicy,
     type SupervisorNetworkPolicy,
+    type SupervisorLimits,
+    SupervisorLimitsSchema,
     type SupervisorPolicyMode,
     type OutgoingProxy,
     type OutgoingProxyFrontEnd,
+    type Scratch,
 } from "./policy-schema.js";
 export { resolveSupervisorBinary, resolveLinuxSupervisorBinary } from "./resolve.js";
 export {
@@ -33,8 +41,34 @@ export {
     parseRefusalLine,
     RefusalReportError,
     EgressRefusalSchema,
+    UnixConnectRefusalSchema,
+    IpConnectRefusalSchema,
+    MetadataRefusalSchema,
+    WorkloadEndedSchema,
+    LimitReachedSchema,
+    ReportLineSchema,
     type EgressRefusal,
+    type UnixConnectRefusal,
+    type IpConnectRefusal,
+    type MetadataRefusal,
+    type WorkloadEnded,
+    type LimitReached,
+    type ReportLine,
+    type UnknownReportEvent,
+    type ReportEvent,
 } from "./refusal-report.js";
+export {
+    explainSandbox,
+    briefFor,
+    ExplainError,
+    ExplanationSchema,
+    ExplanationItemSchema,
+    ExplanationVerdictSchema,
+    type Explanation,
+    type ExplanationItem,
+    type ExplanationVerdict,
+    type ExplainOptions,
+} from "./explain.js";
 export {
     SUPERVISOR_TARGETS,
     ACCEPTED_ARCHITECTURES,

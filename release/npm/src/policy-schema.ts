@@ -57,7 +57,12 @@ export const AllowedHostEntrySchema = Type.String({
     maxLength: HOST_ENTRY_WITH_PORT_MAX_BYTES,
 });
 
-export const OutgoingProxyFrontEndSchema = Type.Union([Type.Literal("http"), Type.Literal("socks5")]);
+export const OutgoingProxyFrontEndSchema = Type.Union([
+    Type.Literal("http"),
+    Type.Literal("socks5"),
+    // Linux (linux-ns) only: a resolver and relay for clients without proxy settings.
+    Type.Literal("transparent"),
+]);
 
 export const OutgoingProxySchema = Type.Object(
     {
@@ -81,6 +86,35 @@ export const SupervisorNetworkPolicySchema = Type.Object(
     { additionalProperties: false },
 );
 
+// The policy's limits (README.md, "Limits"); the bounds are core/policy.h's.
+export const SupervisorLimitsSchema = Type.Object(
+    {
+        /** Processes and threads of the workload's tree. */
+        processes: Type.Optional(Type.Integer({ minimum: 1, maximum: 4194304 })),
+        /** Memory of the tree, page cache and tmpfs pages included; at least 1 MiB. */
+        memoryBytes: Type.Optional(Type.Integer({ minimum: 1048576, maximum: Number.MAX_SAFE_INTEGER })),
+        /** Open descriptors per process (RLIMIT_NOFILE). */
+        openFiles: Type.Optional(Type.Integer({ minimum: 1, maximum: 1073741816 })),
+    },
+    { additionalProperties: false },
+);
+
+/** scratch.sizeBytes: bounds and default, per directory (core/policy.h). */
+export const SCRATCH_MIN_BYTES = 1 << 20;
+export const SCRATCH_MAX_BYTES = 64 * 2 ** 30;
+export const SCRATCH_DEFAULT_BYTES = 256 << 20;
+
+/**
+ * A private, empty tmpfs of sizeBytes on /tmp and on /var/tmp, discarded at
+ * the end (linux-ns only; every other boundary refuses it).
+ */
+export const ScratchSchema = Type.Object(
+    {
+        sizeBytes: Type.Optional(Type.Integer({ minimum: SCRATCH_MIN_BYTES, maximum: SCRATCH_MAX_BYTES })),
+    },
+    { additionalProperties: false },
+);
+
 export const SupervisorPolicySchema = Type.Object(
     {
         mode: SupervisorPolicyModeSchema,
@@ -89,6 +123,8 @@ export const SupervisorPolicySchema = Type.Object(
         allowedWritePaths: Type.Optional(PolicyPathListSchema),
         deniedWritePaths: Type.Optional(PolicyPathListSchema),
         network: SupervisorNetworkPolicySchema,
+        limits: Type.Optional(SupervisorLimitsSchema),
+        scratch: Type.Optional(ScratchSchema),
     },
     { additionalProperties: false },
 );
@@ -97,6 +133,8 @@ export type SupervisorPolicyMode = Static<typeof SupervisorPolicyModeSchema>;
 export type OutgoingProxyFrontEnd = Static<typeof OutgoingProxyFrontEndSchema>;
 export type OutgoingProxy = Static<typeof OutgoingProxySchema>;
 export type SupervisorNetworkPolicy = Static<typeof SupervisorNetworkPolicySchema>;
+export type SupervisorLimits = Static<typeof SupervisorLimitsSchema>;
+export type Scratch = Static<typeof ScratchSchema>;
 export type SupervisorPolicy = Static<typeof SupervisorPolicySchema>;
 
 /** The top-level fields that hold path lists, in document order. */

@@ -136,7 +136,7 @@ function checkFrontEndsOnce(document: unknown, problems: ProblemList): void {
     if (!isRecord(proxy) || !Array.isArray(proxy.frontEnds)) return;
     const seen = new Set<unknown>();
     proxy.frontEnds.forEach((frontEnd: unknown, i) => {
-        if (frontEnd !== "http" && frontEnd !== "socks5") return;
+        if (frontEnd !== "http" && frontEnd !== "socks5" && frontEnd !== "transparent") return;
         if (seen.has(frontEnd)) problems.add(`$.network.outgoingProxy.frontEnds[${i}]`, "names a front-end twice");
         seen.add(frontEnd);
     });
@@ -153,6 +153,8 @@ function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): voi
         if (!net.localBinding) problems.add("$.network.localBinding", `false ${why}`);
         if (hostCount) problems.add("$.network.allowedHosts", why);
         if (net.outgoingProxy) problems.add("$.network.outgoingProxy", why);
+        if (policy.limits && Object.keys(policy.limits).length) problems.add("$.limits", why);
+        if (policy.scratch) problems.add("$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');

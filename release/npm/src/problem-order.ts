@@ -4,11 +4,22 @@
  * problems: the document itself; unknown top-level fields; mode; the four
  * path lists (items by index); network: unknown fields, egress, localBinding,
  * allowedHosts (items), outgoingProxy (unknown fields,
- * allowUnproxiedCertificateFetches, frontEnds, items).
+ * allowUnproxiedCertificateFetches, frontEnds, items); limits (unknown
+ * fields, processes, memoryBytes, openFiles); scratch (unknown fields,
+ * sizeBytes).
  */
-const ROOT_FIELDS = ["mode", "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "network"];
-const NETWORK_FIELDS = ["egress", "localBinding", "allowedHosts", "outgoingProxy"];
-const PROXY_FIELDS = ["allowUnproxiedCertificateFetches", "frontEnds"];
+interface Level {
+    fields: string[];
+    children?: Record<string, Level>;
+}
+const PROXY: Level = { fields: ["allowUnproxiedCertificateFetches", "frontEnds"] };
+const NETWORK: Level = { fields: ["egress", "localBinding", "allowedHosts", "outgoingProxy"], children: { outgoingProxy: PROXY } };
+const LIMITS: Level = { fields: ["processes", "memoryBytes", "openFiles"] };
+const SCRATCH: Level = { fields: ["sizeBytes"] };
+const ROOT: Level = {
+    fields: ["mode", "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "network", "limits", "scratch"],
+    children: { network: NETWORK, limits: LIMITS, scratch: SCRATCH },
+};
 
 /** "$.network.allowedHosts[2]" → ["network", "allowedHosts", 2]. */
 function segments(path: string): Array<string | number> {
@@ -20,16 +31,14 @@ function segments(path: string): Array<string | number> {
 /** A sort key; unknown fields (rank 0) come before the known ones at each level. */
 function orderKey(path: string): number[] {
     const key: number[] = [];
-    const levels = [ROOT_FIELDS, NETWORK_FIELDS, PROXY_FIELDS];
-    let level = 0;
+    let level: Level | undefined = ROOT;
     for (const s of segments(path)) {
         if (typeof s === "number") {
             key.push(1 + s);
             continue;
         }
-        const known = levels[level] ?? [];
-        key.push(known.indexOf(s) + 1); // 0 when unknown
-        level++;
+        key.push((level?.fields.indexOf(s) ?? -1) + 1); // 0 when unknown
+        level = level?.children?.[s];
     }
     return key;
 }

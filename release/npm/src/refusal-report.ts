@@ -1,8 +1,8 @@
 /**
  * The refusal report (README.md, "Refusal report"): with
  * `--refusal-report N` the supervisor writes one JSON line to descriptor N
- * for every destination its egress proxy refuses, as it happens. This is
- * its typed reader.
+ * for every refusal the sandbox sees, as it happens, and a last line when
+ * the workload ends. This is its typed reader.
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -12,8 +12,13 @@ export const EgressRefusalSchema = Type.Object(
         event: Type.Literal("egress-refused"),
         /** RFC 3339 UTC with milliseconds. */
         time: Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` }),
-        /** The front-end the workload used. */
-        frontEnd: Type.Union([Type.Literal("http"), Type.Literal("socks5")]),
+        /** The front-end the workload used ("dns": the transparent front-end's resolver refused a name). */
+        frontEnd: Type.Union([
+            Type.Literal("http"),
+            Type.Literal("socks5"),
+            Type.Literal("transparent"),
+            Type.Literal("dns"),
+        ]),
         /** The host as the workload named it, normalised (lower case, no trailing dot). */
         host: Type.String({ minLength: 1 }),
         port: Type.Integer({ minimum: 1, maximum: 65535 }),
@@ -35,6 +40,110 @@ export const EgressRefusalSchema = Type.Object(
 
 export type EgressRefusal = Static<typeof EgressRefusalSchema>;
 
+const Time = Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` });
+const Dropped = Type.Integer({ minimum: 0 });
+
+/** The connect() broker refused a Unix socket (an abstract address as "@name"). */
+export const UnixConnectRefusalSchema = Type.Object(
+    { event: Type.Literal("unix-connect-refused"), time: Time, path: Type.String(), reason: Type.String(), dropped: Dropped },
+    { additionalProperties: false },
+);
+export type UnixConnectRefusal = Static<typeof UnixConnectRefusalSchema>;
+
+/** The broker (landlock) refused an IP destination past the proxy. */
+export const IpConnectRefusalSchema = Type.Object(
+    {
+        event: Type.Literal("ip-connect-refused"),
+        time: Time,
+        address: Type.String(),
+        port: Type.Integer({ minimum: 0, maximum: 65535 }),
+        reason: Type.String(),
+        dropped: Dropped,
+    },
+    { additionalProperties: false },
+);
+export type IpConnectRefusal = Static<typeof IpConnectRefusalSchema>;
+
+/** The broker (landlock) refused a chmod, chown, utimes or xattr change. */
+export const MetadataRefusalSchema = Type.Object(
+    {
+        event: Type.Literal("metadata-refused"),
+        time: Time,
+        call: Type.String(),
+        path: Type.Union([Type.String(), Type.Null()]),
+        reason: Type.String(),
+        dropped: Dropped,
+    },
+    { additionalProperties: false },
+);
+export type MetadataRefusal = Static<typeof MetadataRefusalSchema>;
+
+/** The last line: how the workload ended (an exit status or a signal's name). */
+export const WorkloadEndedSchema = Type.Union([
+    Type.Object(
+        { event: Type.Literal("workload-ended"), time: Time, status: Type.Integer({ minimum: 0, maximum: 255 }),
+          killedBySupervisor: Type.Boolean(), dropped: Dropped },
+        { additionalProperties: false },
+    ),
+    Type.Object(
+        { event: Type.Literal("workload-ended"), time: Time, signal: Type.String({ pattern: "^SIG[A-Z0-9+]+$" }),
+          killedBySupervisor: Type.Boolean(), dropped: Dropped },
+        { additionalProperties: false },
+    ),
+]);
+export type WorkloadEnded = Static<typeof WorkloadEndedSchema>;
+
+/** The sandbox reached one of the policy's limits (written when the workload ended). */
+export const LimitReachedSchema = Type.Object(
+    {
+        event: Type.Literal("limit-reached"),
+        time: Time,
+        limit: Type.Union([Type.Literal("memoryBytes"), Type.Literal("processes")]),
+        /** The limit as the policy set it. */
+        value: Type.Integer({ minimum: 1 }),
+        /** OOM kills (memoryBytes) or refused forks (processes). */
+        count: Type.Integer({ minimum: 1 }),
+        dropped: Dropped,
+    },
+    { additionalProperties: false },
+);
+export type LimitReached = Static<typeof LimitReachedSchema>;
+
+/**
+ * A line of a kind this reader does not know (a newer supervisor):
+ * surfaced, never dropped, with its fields as written.
+ */
+export interface UnknownReportEvent {
+    event: "unknown";
+    /** The line's own `event`. */
+    kind: string;
+    fields: Record<string, unknown>;
+}
+
+/** Every line of the report. */
+export type ReportEvent =
+    | EgressRefusal
+    | UnixConnectRefusal
+    | IpConnectRefusal
+    | MetadataRefusal
+    | WorkloadEnded
+    | LimitReached
+    | UnknownReportEvent;
+
+const KNOWN = {
+    "egress-refused": EgressRefusalSchema,
+    "unix-connect-refused": UnixConnectRefusalSchema,
+    "ip-connect-refused": IpConnectRefusalSchema,
+    "metadata-refused": MetadataRefusalSchema,
+    "workload-ended": WorkloadEndedSchema,
+    "limit-reached": LimitReachedSchema,
+} as const;
+
+/** Any line of a kind this reader knows. */
+export const ReportLineSchema = Type.Union(Object.values(KNOWN));
+/** Any line of the report (ReportEvent, under the name it had first). */
+export type ReportLine = ReportEvent;
+
 /** A line that is not a refusal record (thrown by parseRefusalLine). */
 export class RefusalReportError extends Error {
     constructor(readonly line: string, why: string) {
@@ -43,17 +152,33 @@ export class RefusalReportError extends Error {
     }
 }
 
-/** One line of the report (without its newline), checked field by field. */
-export function parseRefusalLine(line: string): EgressRefusal {
+/**
+ * One line of the report (without its newline), checked field by field
+ * against its kind; a kind this reader does not know comes back as
+ * UnknownReportEvent.
+ */
+export function parseRefusalLine(line: string): ReportEvent {
     let value: unknown;
     try {
         value = JSON.parse(line);
     } catch {
         throw new RefusalReportError(line, "not JSON");
     }
-    const problem = Value.Errors(EgressRefusalSchema, value).First();
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw new RefusalReportError(line, "not an object");
+    const fields = value as Record<string, unknown>;
+    const kind = fields.event;
+    if (typeof kind !== "string" || kind === "" || kind === "unknown")
+        throw new RefusalReportError(line, "/event: not a kind");
+    if (!Object.hasOwn(KNOWN, kind)) {
+        if (Value.Errors(Type.Object({ time: Time, dropped: Dropped }), value).First())
+            throw new RefusalReportError(line, "an unknown kind without time and dropped");
+        return { event: "unknown", kind, fields };
+    }
+    const schema = KNOWN[kind as keyof typeof KNOWN];
+    const problem = Value.Errors(schema, value).First();
     if (problem) throw new RefusalReportError(line, `${problem.path || "/"}: ${problem.message}`);
-    return value as EgressRefusal;
+    return value as ReportEvent;
 }
 
 /**
@@ -61,11 +186,11 @@ export function parseRefusalLine(line: string): EgressRefusal {
  * `--refusal-report N`, e.g. `child.stdio[3]`: any async iterable of text or
  * bytes, as Node's streams are), as each line completes, until the stream
  * ends — when the supervisor and its egress process have exited. Throws
- * RefusalReportError on a line that is not a refusal record.
+ * RefusalReportError on a line that is not a report record.
  */
 export async function* readRefusalReport(
     stream: AsyncIterable<string | Uint8Array>,
-): AsyncGenerator<EgressRefusal> {
+): AsyncGenerator<ReportEvent> {
     const decoder = new TextDecoder("utf-8", { fatal: true });
     let pending = "";
     for await (const chunk of stream) {

@@ -5,6 +5,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { SCRATCH_MAX_BYTES, SCRATCH_MIN_BYTES } from "./policy-schema.js";
 import { hostEntryProblem, policyPathProblem } from "./policy-rules.js";
 
 function jsonTypeName(value: unknown): string {
@@ -60,6 +61,8 @@ function literalsOf(schema: TSchema): string[] {
 /** The C parser's words for a schema violation at `path`. */
 export function describeSchemaError(error: ValueError, path: string): string {
     const actual = jsonTypeName(error.value);
+    if (path === "$.scratch.sizeBytes")
+        return `must be a whole number of bytes from ${SCRATCH_MIN_BYTES} (1 MiB) to ${SCRATCH_MAX_BYTES} (64 GiB)`;
     switch (error.type) {
         case ValueErrorType.ObjectRequiredProperty:
             return "required field is missing";

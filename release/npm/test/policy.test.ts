@@ -103,7 +103,7 @@ test("a repeated front-end is reported at the repeat", () => {
         network: { egress: true, localBinding: true, outgoingProxy: { frontEnds: ["http", "bogus", "http", "socks5"] } },
     };
     const problems = problemsOf(value);
-    assert.equal(problems.get("$.network.outgoingProxy.frontEnds[1]"), 'must be "http" or "socks5"');
+    assert.equal(problems.get("$.network.outgoingProxy.frontEnds[1]"), 'must be one of "http", "socks5", "transparent"');
     assert.equal(problems.get("$.network.outgoingProxy.frontEnds[2]"), "names a front-end twice");
     assert.equal(problems.size, 2);
 });
@@ -173,4 +173,16 @@ test("problems come in the C parser's order, capped at 32 plus a count", () => {
     assert.equal(error?.problems.length, 33);
     assert.deepEqual(error?.problems[32], { path: "$", message: "and 8 more problems" });
     assert.equal(error?.problems[31]?.path, "$.allowedReadPaths[31]");
+});
+
+test("scratch: optional, sizeBytes a whole number of bytes within bounds, in the C parser's words", () => {
+    assert.deepEqual(parseSupervisorPolicy({ ...minimal, scratch: {} }).scratch, {});
+    assert.equal(parseSupervisorPolicy({ ...minimal, scratch: { sizeBytes: 1 << 20 } }).scratch?.sizeBytes, 1 << 20);
+    const words = "must be a whole number of bytes from 1048576 (1 MiB) to 68719476736 (64 GiB)";
+    for (const sizeBytes of [0, 1048575, 1048576.5, 68719476737, "64m", null])
+        assert.equal(problemsOf({ ...minimal, scratch: { sizeBytes } }).get("$.scratch.sizeBytes"), words);
+    assert.equal(problemsOf({ ...minimal, scratch: true }).get("$.scratch"), "must be an object, not a boolean");
+    assert.equal(problemsOf({ ...minimal, scratch: { tmp: true } }).get("$.scratch.tmp"), "unknown field");
+    const full = { mode: "full_access", network: { egress: true, localBinding: true }, scratch: {} };
+    assert.match(problemsOf(full).get("$.scratch") ?? "", /^needs a sandbox/);
 });

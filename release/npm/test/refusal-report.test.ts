@@ -22,6 +22,7 @@ const line = JSON.stringify({
 
 test("a supervisor line parses into its typed record", () => {
     const r = parseRefusalLine(line);
+    assert.ok(r.event === "egress-refused");
     assert.equal(r.host, "blocked.example");
     assert.equal(r.port, 443);
     assert.equal(r.address, null);
@@ -38,7 +39,8 @@ test("lines that are not refusal records are refused, saying why", () => {
         ["port 65536", JSON.stringify({ ...base, port: 65536 })],
         ["an unknown rule", JSON.stringify({ ...base, rule: "firewall" })],
         ["an unknown front-end", JSON.stringify({ ...base, frontEnd: "ftp" })],
-        ["another event", JSON.stringify({ ...base, event: "egress-allowed" })],
+        ["no event", JSON.stringify({ ...base, event: undefined })],
+        ["the reader's own 'unknown'", JSON.stringify({ ...base, event: "unknown" })],
         ["a local time", JSON.stringify({ ...base, time: "2026-12-01 10:55:23" })],
         ["an array", "[]"],
     ];
@@ -52,7 +54,7 @@ test("readRefusalReport yields each record as its line completes, across chunk b
     const text = `${line}\n${second}\n`;
     const got: number[] = [];
     const reading = (async () => {
-        for await (const r of readRefusalReport(stream)) got.push(r.port);
+        for await (const r of readRefusalReport(stream)) got.push(r.event === "egress-refused" ? r.port : -1);
     })();
     for (let i = 0; i < text.length; i += 7) stream.write(text.slice(i, i + 7));
     stream.end();
@@ -69,7 +71,7 @@ test("readRefusalReport reads bytes split inside a multi-byte character", async 
         yield bytes.slice(cut);
     }
     const got = [];
-    for await (const r of readRefusalReport(chunks())) got.push(r.reason);
+    for await (const r of readRefusalReport(chunks())) got.push(r.event === "egress-refused" ? r.reason : "");
     assert.deepEqual(got, ["'blocked.example' is not in network.allowedHosts (2 entries) é"]);
 });
 
@@ -79,4 +81,41 @@ test("readRefusalReport throws on a corrupt line rather than skipping it", async
     await assert.rejects(async () => {
         for await (const _ of readRefusalReport(stream)) void _;
     }, RefusalReportError);
+});
+
+const t = "2026-12-02T00:04:38.094Z";
+test("every kind the sandbox writes parses into its typed record", () => {
+    const unix = parseRefusalLine(JSON.stringify({ event: "unix-connect-refused", time: t, path: "@x", reason: "r", dropped: 0 }));
+    assert.ok(unix.event === "unix-connect-refused" && unix.path === "@x");
+    const ip = parseRefusalLine(JSON.stringify({ event: "ip-connect-refused", time: t, address: "192.0.2.7", port: 443, reason: "r", dropped: 1 }));
+    assert.ok(ip.event === "ip-connect-refused" && ip.port === 443 && ip.dropped === 1);
+    const meta = parseRefusalLine(JSON.stringify({ event: "metadata-refused", time: t, call: "chmod", path: "/etc/x", reason: "r", dropped: 0 }));
+    assert.ok(meta.event === "metadata-refused" && meta.call === "chmod");
+    const exited = parseRefusalLine(JSON.stringify({ event: "workload-ended", time: t, status: 3, killedBySupervisor: false, dropped: 0 }));
+    assert.ok(exited.event === "workload-ended" && "status" in exited && exited.status === 3);
+    const killed = parseRefusalLine(JSON.stringify({ event: "workload-ended", time: t, signal: "SIGKILL", killedBySupervisor: true, dropped: 0 }));
+    assert.ok(killed.event === "workload-ended" && "signal" in killed && killed.signal === "SIGKILL");
+});
+
+test("a known kind with a wrong field is refused; an unknown kind is surfaced, not dropped", () => {
+    const bad = [
+        { event: "unix-connect-refused", time: t, path: "/s", dropped: 0 },
+        { event: "workload-ended", time: t, status: 3, signal: "SIGTERM", killedBySupervisor: false, dropped: 0 },
+        { event: "workload-ended", time: t, status: 256, killedBySupervisor: false, dropped: 0 },
+        { event: "ip-connect-refused", time: t, address: "a", port: 70000, reason: "r", dropped: 0 },
+        { event: "limit-reached" },
+        { event: "limit-reached", time: t, limit: "memory", dropped: 0 },
+    ];
+    for (const v of bad) assert.throws(() => parseRefusalLine(JSON.stringify(v)), RefusalReportError, JSON.stringify(v));
+    const u = parseRefusalLine(JSON.stringify({ event: "cpu-reached", time: t, limit: "cpu", dropped: 0 }));
+    assert.ok(u.event === "unknown" && u.kind === "cpu-reached" && u.fields.limit === "cpu");
+});
+
+test("a limit-reached line is read, and a malformed one refused", () => {
+    const line =
+        '{"event":"limit-reached","time":"2026-12-01T10:55:23.467Z","limit":"memoryBytes","value":67108864,"count":1,"dropped":0}';
+    const got = parseRefusalLine(line);
+    assert.equal(got.event, "limit-reached");
+    assert.throws(() => parseRefusalLine(line.replace('"memoryBytes"', '"cpus"')), RefusalReportError);
+    assert.throws(() => parseRefusalLine(line.replace('"count":1', '"count":0')), RefusalReportError);
 });

@@ -20,8 +20,13 @@
 #ifndef RECORDER_ORDER
 #define RECORDER_ORDER 10
 #endif
-#ifndef RECORDER_ABI
-#define RECORDER_ABI SANDBOX_BACKEND_ABI
+/* A module built against another contract: the signature and the size
+ * of the ctx it was compiled with. */
+#ifndef RECORDER_SIGNATURE
+#define RECORDER_SIGNATURE SANDBOX_ABI_SIGNATURE
+#endif
+#ifndef RECORDER_CTX_SIZE
+#define RECORDER_CTX_SIZE sizeof(struct sandbox_ctx)
 #endif
 /* What it claims and declares (backend.h, "How backends compose"). */
 #ifndef RECORDER_ENFORCES
@@ -67,8 +72,23 @@ static __attribute__((unused)) enum sandbox_result recorder_harden(struct sandbo
     return record(ctx, "harden");
 }
 
+#ifdef RECORDER_OLD_DESCRIPTOR
+/* What a module built before the ABI block exports: the descriptor of
+ * backend ABI 4, a number where the block now starts. */
+__attribute__((visibility("default"))) const struct {
+    unsigned abi;
+    const char *name;
+    int order;
+    unsigned enforces, offers, needs, needs_one_of;
+    bool on_request;
+    sandbox_hook prepare, enter, harden;
+} sandbox_backend_descriptor = {
+    4, RECORDER_NAME, RECORDER_ORDER, 0, 0, 0, 0, false, recorder_prepare, recorder_enter, recorder_harden,
+};
+#else
 SANDBOX_BACKEND_DEFINE(recorder_backend) = {
-    .abi = RECORDER_ABI,
+    .abi = { SANDBOX_ABI_MAGIC, RECORDER_SIGNATURE, RECORDER_CTX_SIZE, sizeof(struct policy),
+             sizeof(struct sandbox_backend) },
     .name = RECORDER_NAME,
     .order = RECORDER_ORDER,
     .enforces = RECORDER_ENFORCES,
@@ -80,4 +100,6 @@ SANDBOX_BACKEND_DEFINE(recorder_backend) = {
 #ifndef RECORDER_NO_HARDEN
     .harden = recorder_harden,
 #endif
+    .explain = sandbox_explain_noop,
 };
+#endif

@@ -285,6 +285,57 @@ static int a_keyctl(void)
     return rc;
 }
 
+/* A caller that is not root becomes root inside by no means: uid and gid 0
+ * are not mapped (set*id fails), setgroups is denied and the id maps, once
+ * written, cannot be rewritten. */
+static int write_map(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    int e = errno;
+    close(fd);
+    errno = e;
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int a_become_root(void)
+{
+    int rc = 0;
+    if (syscall(SYS_setuid, 0) == 0)
+        return escaped("setuid(0)");
+    rc |= refused("setuid(0)", 0);
+    if (syscall(SYS_setresuid, 0, 0, 0) == 0)
+        return escaped("setresuid(0, 0, 0)");
+    rc |= refused("setresuid(0, 0, 0)", 0);
+    if (syscall(SYS_setgid, 0) == 0)
+        return escaped("setgid(0)");
+    rc |= refused("setgid(0)", 0);
+    if (syscall(SYS_setresgid, 0, 0, 0) == 0)
+        return escaped("setresgid(0, 0, 0)");
+    rc |= refused("setresgid(0, 0, 0)", 0);
+    return rc;
+}
+
+static int a_rewrite_maps(void)
+{
+    int rc = 0;
+    if (syscall(SYS_setgroups, 0, NULL) == 0)
+        return escaped("setgroups(0, NULL)");
+    rc |= refused("setgroups", EPERM);
+    if (write_map("/proc/self/uid_map", "0 0 1\n") == 0)
+        return escaped("wrote /proc/self/uid_map");
+    rc |= refused("write /proc/self/uid_map", 0);
+    if (write_map("/proc/self/gid_map", "0 0 1\n") == 0)
+        return escaped("wrote /proc/self/gid_map");
+    rc |= refused("write /proc/self/gid_map", 0);
+    if (write_map("/proc/self/setgroups", "allow") == 0)
+        return escaped("wrote allow to /proc/self/setgroups");
+    rc |= refused("write /proc/self/setgroups", 0);
+    return rc;
+}
+
 static int a_fds(void)
 {
     DIR *d = opendir("/proc/self/fd");
@@ -380,6 +431,8 @@ int main(int argc, char **argv)
     if (!strcmp(a, "userns")) return a_userns();
     if (!strcmp(a, "keyctl")) return a_keyctl();
     if (!strcmp(a, "fds")) return a_fds();
+    if (!strcmp(a, "become-root")) return a_become_root();
+    if (!strcmp(a, "rewrite-maps")) return a_rewrite_maps();
     if (!strcmp(a, "mount")) return a_mount(arg);
     if (!strcmp(a, "rename")) return a_rename(arg, argc > 3 ? argv[3] : "", 0);
     if (!strcmp(a, "exchange")) return a_rename(arg, argc > 3 ? argv[3] : "", RENAME_EXCHANGE);

@@ -1,0 +1,112 @@
+/*
+ * egress_explain.c — the egress-proxy backend under --explain (backend.h):
+ * the proxy it would start, each allowedHosts rule, and the verdict on a
+ * host:port from dest_decide(), the function the egress process decides
+ * every request with, and for an allowed name the proxy's own lookup and
+ * address check (dest_address_allowed).  Starts nothing and sets no
+ * variable.
+ */
+#include "config.h"
+
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "destination.h"
+#include "egress_env.h"
+#include "egress_platform.h"
+#include "resolver.h"
+
+static const char *front_end_names(unsigned fe)
+{
+    if ((fe & POLICY_FRONT_END_HTTP) && (fe & POLICY_FRONT_END_SOCKS5))
+        return "HTTP (HTTP_PROXY, HTTPS_PROXY) and SOCKS5 (ALL_PROXY)";
+    return fe & POLICY_FRONT_END_HTTP ? "HTTP (HTTP_PROXY, HTTPS_PROXY)" : "SOCKS5 (ALL_PROXY)";
+}
+
+/* An allowed name: looked up now as the egress process would
+ * (resolver_lookup), each address judged by dest_address_allowed; the proxy
+ * uses the first it allows and refuses the name when it allows none.
+ * `d` ends up as the refusal when there is one.  The allowed address as
+ * text into used[64], or "" with *gai the lookup's error (0: none). */
+static void judge_lookup(struct dest_decision *d, char used[64], int *gai)
+{
+    struct resolve_job job = {.count = 0};
+    snprintf(job.host, sizeof job.host, "%s", d->host.name);
+    resolver_lookup(&job);
+    used[0] = '\0';
+    *gai = job.error;
+    struct dest_decision refused = *d;
+    for (size_t k = 0; k < job.count; k++) {
+        struct dest_decision each = *d;
+        if (dest_address_allowed(&each, &job.addrs[k])) {
+            ip_format(&job.addrs[k], used, 64);
+            return;
+        }
+        if (refused.verdict != DEST_DENIED)
+            refused = each;   /* the first refusal, as the proxy reports it */
+    }
+    if (job.count)
+        *d = refused;
+}
+
+static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp)
+{
+    const struct sandbox_query *q = &out->queries[i];
+    struct dest_decision d;
+    char used[64] = "";
+    int gai = 0;
+    dest_decide(hp, q->host, q->host_len, q->port, &d);
+    const struct host_rule *rule = d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED ? NULL :
+                                   host_rules_match(hp->rules, hp->count, &d.host, q->port);
+    if (d.verdict == DEST_RESOLVE)
+        judge_lookup(&d, used, &gai);
+    if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
+        sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d.rule, d.reason);
+        return;
+    }
+    const char *entry = rule ? rule->entry : "?";
+    if (d.verdict == DEST_CONNECT_LITERAL)
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"", entry);
+    else if (gai)
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' does not "
+                                "resolve here now (%s), the proxy would answer 502", entry, d.host.name, gai_strerror(gai));
+    else
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' resolves "
+                                "here now to %s, a public address (looked up again on each request)",
+                                entry, d.host.name, used);
+}
+
+enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
+    const struct policy_network *net = &ctx->policy->network;
+    if (!net->has_outgoing_proxy)
+        return SANDBOX_OK;
+    /* prepare()'s check. */
+    const struct egress_variant *v = egress_variant_for(ctx->others_offer);
+    if (!v)
+        return sandbox_fail(ctx, EGRESS_NO_VARIANT);
+    const char *problem = egress_front_ends_problem(v, net->front_ends);
+    if (problem)
+        return sandbox_fail(ctx, "%s", problem);
+    sandbox_explain_add(ctx, out, "network", "", "only through the proxy, front-ends %s, to the hosts of "
+                        "network.allowedHosts; anything else is refused with a refusal-report line",
+                        front_end_names(net->front_ends));
+    struct host_policy hp = {calloc(net->allowed_hosts.count + 1, sizeof *hp.rules), net->allowed_hosts.count};
+    if (!hp.rules)
+        return sandbox_fail(ctx, "out of memory compiling network.allowedHosts");
+    for (size_t i = 0; i < hp.count; i++) {
+        egress_compile_entry(net->allowed_hosts.items[i], &hp.rules[i]);
+        sandbox_explain_add(ctx, out, "host", net->allowed_hosts.items[i], "%s%s",
+                            hp.rules[i].port ? "this port only" : "any port",
+                            hp.rules[i].kind == RULE_NEVER ? "; matches nothing" :
+                            hp.rules[i].kind == RULE_LITERAL ? "; this address, whatever its class" :
+                            "; only public addresses it resolves to");
+    }
+    for (size_t i = 0; i < out->query_count; i++)
+        if (out->queries[i].kind == SANDBOX_QUERY_CONNECT)
+            judge(ctx, out, i, &hp);
+    free(hp.rules);
+    return SANDBOX_OK;
+}

@@ -1,0 +1,159 @@
+/*
+ * explain.c — the landlock backend under --explain (backend.h): prepare()'s
+ * checks, the lists its ruleset is made of (fs_lists_build, fs_lists_check)
+ * and each path's fate under those rules (fs_ruleset_decide), a socket's
+ * under the broker's rules (socket_rules_init).  No ruleset is created.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "landlock.h"
+
+/* The broker's own check on the socket at `path`, as connect_broker.c runs
+ * it on the inode it opened. */
+static bool judge_socket(const struct fs_lists *fs, bool egress_open, const char *path, char *rule, size_t n)
+{
+    char why[600];
+    if (!fs_ruleset_decide(fs, path, false, why, sizeof why)) {
+        snprintf(rule, n, "cannot be reached: %s", why);
+        return false;
+    }
+    struct socket_policy sp = {.fs = fs, .egress_open = egress_open};
+    struct connect_rules rules;
+    socket_rules_init(&rules, &sp);
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+        snprintf(rule, n, "no socket there now");
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    int rc = rules.unix_path_ok(fd, &st, rules.arg);
+    close(fd);
+    snprintf(rule, n, "the connect() broker: %s", rc == 0 ? "a socket beneath a writable root and no denied path" :
+             st.st_nlink != 1 ? "a socket with another hard link" : "a host socket (not beneath a writable root)");
+    return rc == 0;
+}
+
+static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct fs_lists *fs)
+{
+    const struct sandbox_query *q = &out->queries[i];
+    const struct policy_network *net = &ctx->policy->network;
+    bool egress_open = net->egress && !net->has_outgoing_proxy;
+    char rule[1024];
+    switch (q->kind) {
+    case SANDBOX_QUERY_CONNECT:
+        if (egress_open)
+            sandbox_explain_verdict(ctx, out, i, true, "egress: true: the host's network");
+        else if (!net->has_outgoing_proxy)
+            sandbox_explain_verdict(ctx, out, i, false, "egress: false: no IP socket can be made");
+        return; /* with a proxy: only its loopback ports; the proxy decides */
+    case SANDBOX_QUERY_UNIX:
+        sandbox_explain_verdict(ctx, out, i, judge_socket(fs, egress_open, q->path, rule, sizeof rule), "%s", rule);
+        return;
+    default:
+        sandbox_explain_verdict(ctx, out, i, fs_ruleset_decide(fs, q->path, q->kind == SANDBOX_QUERY_WRITE, rule,
+                                                               sizeof rule), "%s", rule);
+    }
+}
+
+/* The caller's terminal among descriptors 0-2 (fs_own_terminal), once per
+ * terminal, with the access of all the descriptors it is held as. */
+static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
+    bool done[3] = {false, false, false};
+    for (int n = 0; n <= 2; n++) {
+        bool rd = false, wr = false, r, w;
+        char fds[16] = "", link[32], tty[256];
+        struct stat a, b;
+        if (done[n] || !fs_own_terminal(n, &r, &w) || fstat(n, &a) != 0)
+            continue;
+        for (int m = n; m <= 2; m++)
+            if (fs_own_terminal(m, &r, &w) && fstat(m, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+                done[m] = true;
+                rd |= r;
+                wr |= w;
+                snprintf(fds + strlen(fds), sizeof fds - strlen(fds), "%s%d", fds[0] ? ", " : "", m);
+            }
+        snprintf(link, sizeof link, "/proc/self/fd/%d", n);
+        ssize_t len = readlink(link, tty, sizeof tty - 1);
+        if (len <= 0)
+            continue;
+        tty[len] = '\0';
+        sandbox_explain_add(ctx, out, "terminal", tty, "the caller's own terminal (descriptor%s %s): %s and "
+                            "its ioctls, granted on its own inode", strchr(fds, ',') ? "s" : "", fds, rd && wr ? "read and write" : rd ? "read" : "write");
+    }
+}
+
+static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct fs_lists *fs, int abi)
+{
+    const struct policy_network *net = &ctx->policy->network;
+    char rule[1024];
+    sandbox_explain_add(ctx, out, "boundary", "", "a Landlock domain, a seccomp filter and a connect() broker; "
+                        "no namespace: the host's processes, /proc, IPC and network stay visible");
+    for (size_t i = 0; fs->writable[i]; i++)
+        sandbox_explain_add(ctx, out, "writable", fs->writable[i], "Landlock write rights beneath it%s",
+                            fs->writable[i] == fs->workspace ? " (the working directory)" : "");
+    for (size_t i = 0; fs->write_denied[i]; i++)
+        sandbox_explain_add(ctx, out, "write-denied", fs->write_denied[i], "left out of the write grant");
+    for (size_t i = 0; fs->no_read[i]; i++)
+        sandbox_explain_add(ctx, out, "read-denied", fs->no_read[i], "left out of the read grant: nothing "
+                            "beneath it can be opened or listed");
+    for (size_t i = 0; i < fs->mount_count; i++)
+        sandbox_explain_add(ctx, out, "write-denied", fs->mounts[i], "a kernel or device mount beneath a writable "
+                            "root: left out of the write grant");
+    bool tmp = fs_ruleset_decide(fs, "/tmp", true, rule, sizeof rule);
+    sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
+    sandbox_explain_add(ctx, out, "dev", "/dev", "the host's, but only null, zero, full, random, urandom, tty and "
+                        "the caller's own terminal can be opened");
+    describe_terminal(ctx, out);
+    sandbox_explain_add(ctx, out, "proc", "/proc", "the host's procfs: every process of the host is listed; "
+                        "nothing there is writable");
+    if (net->egress && !net->has_outgoing_proxy)
+        sandbox_explain_add(ctx, out, "network", "", "the host's network (egress: true)");
+    else if (!net->has_outgoing_proxy)
+        sandbox_explain_add(ctx, out, "network", "", "none: the seccomp filter refuses IP sockets");
+    sandbox_explain_add(ctx, out, "unix-sockets", "", "only sockets beneath a writable root (the broker's "
+                        "check); abstract sockets are refused");
+    sandbox_explain_add(ctx, out, "kernel", "landlock", "ABI %d%s%s%s", abi,
+                        abi < 3 ? "; no truncate right: the filter refuses truncate() outright" : "",
+                        abi < 4 ? "; no TCP rules: the broker alone limits TCP connections" : "",
+                        abi < 6 ? "; no signal or abstract-socket scope (Linux < 6.12)" : "");
+}
+
+enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
+    const struct policy *p = ctx->policy;
+    if (p->mode == POLICY_MODE_FULL_ACCESS) {
+        sandbox_explain_add(ctx, out, "boundary", "", "none: full_access has nothing to enforce");
+        for (size_t i = 0; i < out->query_count; i++)
+            sandbox_explain_verdict(ctx, out, i, true, "full_access: no sandbox");
+        return SANDBOX_OK;
+    }
+    int abi = landlock_abi();
+    bool layered = ctx->others_offer & SANDBOX_OFFER_SYSCALL_FILTER;
+    char why[512], err[SANDBOX_ERROR_MAX];
+    const char *refusal = landlock_unenforceable(p, abi, layered, why, sizeof why);
+    if (refusal)
+        return sandbox_fail(ctx, "%s", refusal);
+    struct fs_lists fs;
+    if (fs_lists_build(ctx, &fs, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    /* fs_ruleset_add()'s first step: what a launch refuses before any rule. */
+    if (fs_lists_check(&fs, err, sizeof err) != 0) {
+        fs_lists_free(&fs);
+        return sandbox_fail(ctx, "%s", err);
+    }
+    describe(ctx, out, &fs, abi);
+    for (size_t i = 0; i < out->query_count; i++)
+        judge(ctx, out, i, &fs);
+    fs_lists_free(&fs);
+    return SANDBOX_OK;
+}

@@ -1,0 +1,191 @@
+/*
+ * sandbox_limits.c — the policy's limits on Linux (sandbox_limits.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "policy_paths.h"
+#include "sandbox_limits.h"
+
+#define FIX "run under `systemd-run --user --scope -p Delegate=yes ...`, or as root on a cgroup v2 host"
+
+/* The controllers the limits need from a group. */
+static unsigned needed_controllers(const struct policy_limits *w, bool nproc_ok)
+{
+    return (w->memory_bytes ? CGROUP_MEMORY : 0u) | (w->processes && !nproc_ok ? CGROUP_PIDS : 0u);
+}
+
+static int configure(struct sandbox_limits *l, bool pids, char *err, size_t errlen)
+{
+    const struct cgroup_group *g = &l->group;
+    char v[32];
+    if (pids) {
+        snprintf(v, sizeof v, "%llu", l->want.processes);
+        if (cgroup_set(g, "pids.max", v, err, errlen) != 0)
+            return -1;
+    }
+    if (!l->want.memory_bytes)
+        return 0;
+    snprintf(v, sizeof v, "%llu", l->want.memory_bytes);
+    /* No swap beyond memory.max; swap accounting off: no such file. */
+    if (cgroup_set(g, "memory.max", v, err, errlen) != 0 || cgroup_set(g, "memory.oom.group", "1", err, errlen) != 0)
+        return -1;
+    return cgroup_has(g, "memory.swap.max") ? cgroup_set(g, "memory.swap.max", "0", err, errlen) : 0;
+}
+
+/* The message for a limit this host cannot bound. */
+static int refuse(const char *limit, const char *controller, const char *why, const char *extra, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "limits.%s needs a cgroup v2 group with the %s controller that the caller may create, "
+             "and none can be made here (%s)%s: " FIX, limit, controller, why, extra);
+    return -1;
+}
+
+/* Whether `root`, resolved as the caller sees it, and `dir` lie one at or
+ * beneath the other. */
+static bool overlaps(const char *root, const char *dir)
+{
+    char real[PATH_MAX];
+    const char *r = realpath(root, real) ? real : root;
+    return policy_path_at_or_beneath(r, dir) || policy_path_at_or_beneath(dir, r);
+}
+
+/* A writable root of the policy that reaches the directory holding the
+ * group, or NULL.  From there the workload could raise the group's limits
+ * or move itself out of it (cgroup.procs of the common ancestor). */
+static const char *writable_over_group(const struct sandbox_ctx *ctx, const struct cgroup_group *g)
+{
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", g->path);
+    const char *dir = dirname(parent);
+    if (policy_mode_writes_cwd(ctx->policy->mode) && overlaps(ctx->cwd, dir))
+        return ctx->cwd;
+    const struct string_list *w = &ctx->policy->allowed_write_paths;
+    for (size_t i = 0; i < w->count; i++)
+        if (overlaps(w->items[i], dir))
+            return w->items[i];
+    return NULL;
+}
+
+int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *ctx, bool own_userns,
+                           bool kill_switch, char *err, size_t errlen)
+{
+    *l = (struct sandbox_limits){.want = ctx->policy->limits, .report_fd = ctx->report_fd};
+    const struct policy_limits *w = &l->want;
+    struct rlimit nofile;
+    if (w->open_files && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_max != RLIM_INFINITY &&
+        w->open_files > nofile.rlim_max) {
+        snprintf(err, errlen, "limits.openFiles %llu is above the caller's hard limit of open files (%llu): "
+                 "lower it, or raise the caller's (ulimit -Hn)", w->open_files, (unsigned long long)nofile.rlim_max);
+        return -1;
+    }
+    /* The kernel exempts a task of the host's uid 0 from RLIMIT_NPROC. */
+    bool nproc_ok = own_userns && geteuid() != 0;
+    unsigned pure = needed_controllers(w, false), need = needed_controllers(w, nproc_ok);
+    char why[1024] = "";
+    bool pids = false; /* the group has pids.max */
+    if (pure || kill_switch)
+        pids = (l->grouped = cgroup_make(pure, &l->group, why, sizeof why) == 0) && (pure & CGROUP_PIDS);
+    if (!l->grouped && pure != need && (need || kill_switch))
+        l->grouped = cgroup_make(need, &l->group, why, sizeof why) == 0;
+    const char *over = l->grouped ? writable_over_group(ctx, &l->group) : NULL;
+    if (over) {
+        /* Not a group the workload can write: none at all, and the
+         * limits that need one are refused below, naming the path. */
+        cgroup_end(&l->group);
+        l->grouped = pids = false;
+        snprintf(why, sizeof why, "the policy makes '%s' writable, which reaches the group's cgroup directory; "
+                 "leave the cgroup file system out of the writable paths", over);
+    }
+    if (l->grouped && configure(l, pids, err, errlen) != 0)
+        return -1;
+    if (w->memory_bytes && !l->grouped)
+        return refuse("memoryBytes", "memory", why, "", err, errlen);
+    if (w->processes && !pids && !nproc_ok)
+        return refuse("processes", "pids", why,
+                      own_userns ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
+                                 : "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone",
+                      err, errlen);
+    /* The sandbox's init has the workload's uid in the namespace: it counts too. */
+    if (w->processes && !pids)
+        l->nproc = w->processes + 1;
+    return 0;
+}
+
+int sandbox_limits_enter(const struct sandbox_limits *l, char *err, size_t errlen)
+{
+    if (l->grouped && cgroup_join(&l->group, err, errlen) != 0)
+        return -1;
+    if (l->grouped)
+        close(l->group.procs_fd);
+    struct rlimit r;
+    if (l->want.open_files) {
+        r.rlim_cur = r.rlim_max = (rlim_t)l->want.open_files;
+        if (setrlimit(RLIMIT_NOFILE, &r) != 0) {
+            snprintf(err, errlen, "cannot set limits.openFiles (RLIMIT_NOFILE %llu): %s", l->want.open_files, strerror(errno));
+            return -1;
+        }
+    }
+    if (l->nproc) {
+        r.rlim_cur = r.rlim_max = (rlim_t)l->nproc;
+        if (setrlimit(RLIMIT_NPROC, &r) != 0) {
+            snprintf(err, errlen, "cannot set limits.processes (RLIMIT_NPROC %llu): %s", l->nproc, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+size_t sandbox_limits_fds(const struct sandbox_limits *l, int *fds)
+{
+    return l->grouped ? cgroup_fds(&l->group, fds) : 0;
+}
+
+/* What a limit-reached line says (README.md, "Refusal report"). */
+struct reached {
+    const char *limit;
+    unsigned long long value, count;
+};
+
+static void reached_fields(struct report_line *line, const void *arg)
+{
+    const struct reached *r = arg;
+    report_field_string(line, "limit", r->limit, 32);
+    report_field_uint(line, "value", r->value);
+    report_field_uint(line, "count", r->count);
+}
+
+bool sandbox_limits_end(const struct sandbox_limits *l)
+{
+    if (!l->grouped)
+        return false;
+    const struct cgroup_group *g = &l->group;
+    unsigned long long oom = cgroup_event_count(g->memory_events_fd, "oom_kill");
+    unsigned long long forks = cgroup_event_count(g->pids_events_fd, "max");
+    if (oom) {
+        diag("the sandbox reached limits.memoryBytes (%llu bytes): the kernel killed its processes (%llu OOM kill%s)",
+             l->want.memory_bytes, oom, oom == 1 ? "" : "s");
+        report_write(l->report_fd, "limit-reached", reached_fields,
+                     &(struct reached){"memoryBytes", l->want.memory_bytes, oom});
+    }
+    if (forks) {
+        diag("the sandbox reached limits.processes (%llu): fork failed with EAGAIN %llu time%s",
+             l->want.processes, forks, forks == 1 ? "" : "s");
+        report_write(l->report_fd, "limit-reached", reached_fields,
+                     &(struct reached){"processes", l->want.processes, forks});
+    }
+    /* Something of the sandbox still runs: this kill ends it. */
+    bool left = cgroup_event_count(g->events_fd, "populated") != 0;
+    /* The tree ends now; waiting for the group to empty and removing it
+     * is the keeper's, once the supervisor has gone, off the caller's wait. */
+    cgroup_kill(g);
+    return left;
+}

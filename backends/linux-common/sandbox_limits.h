@@ -1,0 +1,56 @@
+/*
+ * sandbox_limits.h — the policy's limits on Linux, for both backends
+ * (sandbox_limits.c; README.md, "Limits").
+ *
+ *   processes    pids.max of the sandbox's cgroup v2 group; without one,
+ *                RLIMIT_NPROC counted in the sandbox's own user namespace
+ *                (linux-ns, a caller other than root: the kernel exempts
+ *                uid 0 of the host);
+ *   memoryBytes  memory.max of the group (memory.swap.max 0, memory.oom.group 1);
+ *   openFiles    RLIMIT_NOFILE of the workload, on any host.
+ *
+ * A limit none of these can bound here is refused (125) with the cause and
+ * the fix.  The group, when there is one, is also the kill switch that ends
+ * the whole tree (cgroup.h).
+ */
+#ifndef HAS_SANDBOX_LIMITS_H
+#define HAS_SANDBOX_LIMITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend.h"
+#include "cgroup.h"
+
+struct sandbox_limits {
+    struct policy_limits want;      /* the policy's */
+    bool grouped;                   /* `group` was made */
+    struct cgroup_group group;
+    unsigned long long nproc;       /* RLIMIT_NPROC for the workload, 0: none */
+    int report_fd;                  /* the caller's --refusal-report, or -1 */
+};
+
+/*
+ * In prepare(): choose how each limit is bounded and make the group.
+ * `own_userns`: the workload runs in a user namespace of its own (linux-ns).
+ * `kill_switch`: make a group even when no limit needs one, where one can
+ * be made (landlock, which has no PID namespace to end its tree).
+ * 0, or -1 with err: a limit this host cannot bound.
+ */
+int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *ctx, bool own_userns,
+                           bool kill_switch, char *err, size_t errlen);
+
+/* The workload, right after its fork: into the group, the rlimits.  -1 with err. */
+int sandbox_limits_enter(const struct sandbox_limits *l, char *err, size_t errlen);
+
+/* The group's descriptors the middle process keeps for sandbox_limits_end()
+ * (at most 6; the report is kept by broker_init_run itself). */
+size_t sandbox_limits_fds(const struct sandbox_limits *l, int *fds);
+
+/* The middle process, once the workload ended: tell the caller which limit
+ * the tree reached (stderr, the refusal report's limit-reached), end the
+ * tree (the keeper removes the group).  True when the group still held a
+ * process, which this kill ended. */
+bool sandbox_limits_end(const struct sandbox_limits *l);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * proxy_env.h — the one table of the proxy's environment: the variables
+ * the egress backend sets for the workload (egress_env.c) and removes when
+ * the caller set them, and the ones `--connect` (proxy_connect.c) reads,
+ * with the URL schemes they carry.  Initialisers, not objects, so each user
+ * compiles its own array and a module needs nothing from the core for them.
+ */
+#ifndef HAS_PROXY_ENV_H
+#define HAS_PROXY_ENV_H
+
+/* The HTTP front-end's URL, in the order --connect tries them. */
+#define PROXY_ENV_HTTP_VARS {"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"}
+/* The SOCKS5 front-end's URL. */
+#define PROXY_ENV_SOCKS_VARS {"ALL_PROXY", "all_proxy"}
+/* Node's fetch and http read HTTP_PROXY only with this set (Node >= 22.19). */
+#define PROXY_ENV_NODE_VARS {"NODE_USE_ENV_PROXY"}
+/* Set by neither front-end, so a caller's value would point the workload
+ * at a proxy the policy never configured: always removed. */
+#define PROXY_ENV_FOREIGN_VARS {"FTP_PROXY", "ftp_proxy"}
+/* The destinations reached without the proxy (the workload's loopback). */
+#define PROXY_ENV_NO_PROXY_VARS {"NO_PROXY", "no_proxy"}
+
+/* The schemes of the URLs set: "http://user:secret@127.0.0.1:port". */
+#define PROXY_ENV_HTTP_SCHEME "http://"
+#define PROXY_ENV_SOCKS_SCHEME "socks5h://"
+
+/* The header of the HTTP front-end's refusals naming the rule that refused,
+ * which --connect reads back. */
+#define PROXY_REFUSAL_RULE_HEADER "X-Happy-Agent-Supervisor-Refused-By"
+
+#endif

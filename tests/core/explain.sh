@@ -1,0 +1,182 @@
+#!/bin/bash
+# tests/core/explain.sh — what --explain says is what a real run does, on
+# both Linux backends: over generated policies (explain_gen.py, a scratch
+# tree, random grants and denials) and hand-written ones, each read it
+# calls allowed reads the file's real content and each refused one does
+# not, each write it calls allowed lands and each refused one does not,
+# and a Unix socket it calls reachable is reached; linux-ns's masks (a
+# socket SSH_AUTH_SOCK names, /proc's owner-only files) and its user-namespace
+# probe (a host with none: 125 and the launch's message); landlock's grant
+# of the caller's terminal.  Then hostile policies and operations: exit 0 or
+# 125, never a crash, never a raw control byte.
+. "$HAS_SRCDIR/tests/lib.sh"
+sandbox_require
+
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+COUNT=${HAS_EXPLAIN_POLICIES:-30}
+SEED=${HAS_EXPLAIN_SEED:-$RANDOM}
+echo "# seed $SEED (HAS_EXPLAIN_SEED=$SEED replays it)"
+
+# verdicts JSON: "op<TAB>path<TAB>verdict" per line.
+verdicts() {
+    "$PY" -c 'import json,sys
+d = json.load(sys.stdin)
+for v in d["verdicts"]: print(v["operation"] + "\t" + (v["path"] or v["given"]) + "\t" + v["verdict"])'
+}
+
+# The same operations for real, inside the sandbox: "op<TAB>path<TAB>allowed|refused".
+TRY='for op in "$@"; do k=${op%%:*}; p=${op#*:}
+  if [ "$k" = read ]; then c=$(cat -- "$p" 2>/dev/null); [ "$c" = "$p" ] && r=allowed || r=refused
+  else (printf x >"$p") 2>/dev/null && r=allowed || r=refused; fi
+  printf "%s\t%s\t%s\n" "$k" "$p" "$r"; done'
+
+# agree BACKEND POLICY OPS...: explain's verdicts are the run's outcomes.
+agree() {
+    local backend=$1 policy=$2; shift 2
+    local args=() op
+    for op in "$@"; do args+=("--${op%%:*}" "${op#*:}"); done
+    local said did
+    said=$(cd "$T_TMP" && "$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$policy" "${args[@]}" | verdicts) ||
+        { fail "$backend: --explain failed for $policy"; return; }
+    did=$(cd "$T_TMP" && "$SUPERVISOR" --sandbox "$backend" --policy "$policy" -- bash -c "$TRY" try "$@" 2>/dev/null)
+    if [ "$said" = "$did" ]; then ok "$backend: ${#@} operations as explained ($policy)"
+    else fail "$backend: explain and the run differ for $policy:"$'\n'"$(diff <(echo "$said") <(echo "$did"))"; fi
+}
+
+for backend in linux-ns landlock; do
+    if ! why=$("$SUPERVISOR" --explain --sandbox "$backend" \
+            --policy '{"mode":"read_only","network":{"egress":false,"localBinding":false}}' 2>&1 >/dev/null); then
+        echo "# $backend cannot start here: $why"
+        continue
+    fi
+    tree="$T_TMP/tree-$backend"
+    mkdir -p "$tree"
+    while IFS= read -r line; do
+        IFS=$'\t' read -r -a f <<<"$line"
+        agree "$backend" "${f[@]}"
+    done < <("$PY" "$HAS_SRCDIR/tests/core/explain_gen.py" "$SEED" "$COUNT" "$tree")
+
+    # Hand-written: a socket in a writable root is reached, one outside is not.
+    s="$T_TMP/sock-$backend"; mkdir -p "$s/w" "$s/r"; chmod 777 "$s" "$s/w" "$s/r"
+    for d in w r; do
+        "$PY" -c 'import socket,sys,time
+s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); time.sleep(30)' "$s/$d/sock" &
+    done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$s/w/sock" ] && [ -S "$s/r/sock" ] && break; sleep 0.2; done
+    chmod 777 "$s/w/sock" "$s/r/sock"
+    pol='{"mode":"read_only","allowedWritePaths":["'"$s/w"'"],"network":{"egress":false,"localBinding":false}}'
+    said=$("$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$pol" --unix-socket "$s/w/sock" \
+           --unix-socket "$s/r/sock" | verdicts | cut -f3 | tr '\n' ' ')
+    did=$("$SUPERVISOR" --sandbox "$backend" --policy "$pol" -- "$PY" -c 'import socket,sys
+for p in sys.argv[1:]:
+    c=socket.socket(socket.AF_UNIX)
+    try: c.connect(p); print("allowed", end=" ")
+    except OSError: print("refused", end=" ")' "$s/w/sock" "$s/r/sock" 2>/dev/null)
+    if [ "$said" = "allowed refused " ] && [ "$said" = "$did" ]; then ok "$backend: unix sockets as explained"
+    else fail "$backend: unix sockets: explain said '$said', the run did '$did'"; fi
+    # The same socket named by SSH_AUTH_SOCK: linux-ns binds /dev/null over
+    # it (host_ipc.c), landlock does not; explain says which.
+    said=$(SSH_AUTH_SOCK="$s/w/sock" "$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$pol" \
+           --unix-socket "$s/w/sock" | verdicts | cut -f3)
+    did=$(SSH_AUTH_SOCK="$s/w/sock" "$SUPERVISOR" --sandbox "$backend" --policy "$pol" -- "$PY" -c 'import socket,sys
+c=socket.socket(socket.AF_UNIX)
+try: c.connect(sys.argv[1]); print("allowed")
+except OSError: print("refused")' "$s/w/sock" 2>/dev/null)
+    want=allowed; [ "$backend" = linux-ns ] && want=refused
+    if [ "$said" = "$want" ] && [ "$did" = "$want" ]; then ok "$backend: a socket named by SSH_AUTH_SOCK is $want, as explained"
+    else fail "$backend: SSH_AUTH_SOCK socket: explain said '$said', the run did '$did'"; fi
+    if [ "$backend" = linux-ns ]; then
+        SSH_AUTH_SOCK="$s/w/sock" "$SUPERVISOR" --explain --sandbox linux-ns --policy "$pol" |
+            grep -q "^masked-socket $s/w/sock: .*SSH_AUTH_SOCK" && ok "linux-ns: the masked socket is listed" ||
+            fail "linux-ns: no masked-socket item for $s/w/sock"
+    fi
+    kill %1 %2 2>/dev/null; wait 2>/dev/null
+
+    if [ "$backend" = linux-ns ]; then
+        # /proc's owner-only files: each one explain lists is /dev/null (1:3)
+        # in the sandbox, and its read verdict is refused; one it does not
+        # list (/proc/version) is the kernel's own.
+        listed=$("$SUPERVISOR" --explain=json --sandbox linux-ns --policy "$pol" | "$PY" -c 'import json,sys
+d = json.load(sys.stdin)
+print(" ".join(i["subject"] for i in d["items"] if i["kind"] == "proc-masked"))')
+        if [ -z "$listed" ]; then fail "linux-ns: no proc-masked item"
+        else
+            # shellcheck disable=SC2086
+            devs=$("$SUPERVISOR" --sandbox linux-ns --policy "$pol" -- stat -L -c '%n %t:%T' $listed /proc/version 2>&1)
+            bad=$(printf '%s\n' "$devs" | awk '$1 != "/proc/version" && $2 != "1:3"')
+            if [ -z "$bad" ] && printf '%s\n' "$devs" | grep -q '^/proc/version 0:0$'; then
+                ok "linux-ns: the $(echo "$listed" | wc -w) /proc files explain lists as masked are /dev/null, /proc/version is not"
+            else fail "linux-ns: masked /proc files: $devs"; fi
+            first=${listed%% *}
+            v=$("$SUPERVISOR" --explain=json --sandbox linux-ns --policy "$pol" --read "$first" | verdicts | cut -f3)
+            [ "$v" = refused ] && ok "linux-ns: reading $first is refused, as its mask does" ||
+                fail "linux-ns: read $first: explain said '$v'"
+        fi
+        # A host without user namespaces: explain runs the launch's probe and
+        # refuses with the launch's message.
+        if unshare --user --map-root-user true 2>/dev/null; then
+            nouserns() { unshare --user --map-root-user sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' sh "$@"; }
+            nouserns "$SUPERVISOR" --sandbox linux-ns --policy "$pol" -- /bin/true 2>"$T_TMP/run.err"; rc1=$?
+            nouserns "$SUPERVISOR" --explain --sandbox linux-ns --policy "$pol" >"$T_TMP/explain.out" 2>"$T_TMP/explain.err"; rc2=$?
+            if [ $rc1 = 125 ] && [ $rc2 = 125 ] && cmp -s "$T_TMP/run.err" "$T_TMP/explain.err" &&
+               grep -q '^launch: refused: linux-ns: cannot create the sandbox namespaces' "$T_TMP/explain.out"; then
+                ok "linux-ns: without user namespaces --explain exits 125 with the launch's message"
+            else fail "linux-ns without user namespaces: run $rc1 '$(cat "$T_TMP/run.err")', explain $rc2 '$(cat "$T_TMP/explain.err")'"; fi
+        else echo "# no user namespace can be made here to set user.max_user_namespaces=0 in"; fi
+    fi
+    if [ "$backend" = landlock ] && have_tool script; then
+        # The caller's terminal: granted when held as 0-2, not otherwise.
+        # In a pty of its own (script): explain and a run with the terminal
+        # as 0-2, then both with 0-2 elsewhere.
+        T=$T_TMP/term
+        cat >"$T.sh" <<'TERMEOF'
+sup=$1 pol=$2 T=$3
+t=$(tty)
+"$sup" --explain=json --sandbox landlock --policy "$pol" --write "$t" >"$T.held.json" 2>/dev/null
+"$sup" --sandbox landlock --policy "$pol" -- sh -c '( : >"$1" ) 2>/dev/null && echo allowed || echo refused' sh "$t" >"$T.held.did"
+"$sup" --explain=json --sandbox landlock --policy "$pol" --write "$t" </dev/null >"$T.free.json" 2>/dev/null
+"$sup" --sandbox landlock --policy "$pol" -- sh -c '( : >"$1" ) 2>/dev/null && echo allowed || echo refused' sh "$t" </dev/null >"$T.free.did" 2>/dev/null
+TERMEOF
+        script -qc "bash $T.sh '$SUPERVISOR' '$pol' '$T'" /dev/null </dev/null >/dev/null 2>&1
+        got=$(verdicts <"$T.held.json" | cut -f3)/$(cat "$T.held.did")/$(verdicts <"$T.free.json" | cut -f3)/$(cat "$T.free.did")
+        [ "$got" = allowed/allowed/refused/refused ] &&
+            ok "landlock: the caller's terminal is writable when held as 0-2 and not otherwise, as explained" ||
+            fail "landlock: terminal (explain/run held, explain/run not held): $got"
+    fi
+
+    # egress false: a destination it calls refused cannot be reached (no network at all).
+    pol='{"mode":"read_only","network":{"egress":false,"localBinding":false}}'
+    v=$("$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$pol" --connect-to 1.1.1.1:80 | verdicts | cut -f3)
+    if [ "$v" = refused ] && ! "$SUPERVISOR" --sandbox "$backend" --policy "$pol" -- "$PY" -c 'import socket
+socket.create_connection(("1.1.1.1", 80), timeout=3)' 2>/dev/null; then ok "$backend: a refused destination is not reached"
+    else fail "$backend: connect-to 1.1.1.1:80: explain said '$v'"; fi
+done
+
+# Hostile input: control bytes, invalid UTF-8, huge and odd arguments.
+raw_controls() { LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]' || true; }
+bad=$'\x1b[31m\x07\xff\xfe/\x9b'
+for args in "--read /$bad" "--write rel/$bad" "--unix-socket /$bad" "--connect-to $bad:80" "--connect-to *.x:1" \
+            "--read /a/../b" "--read ''" "--connect-to [::1]:99999"; do
+    for fmt in text json brief; do
+        eval "set -- $args"
+        out=$("$SUPERVISOR" --explain=$fmt --policy '{"mode":"workspace_write","deniedReadPaths":["/'"$bad"'"],"network":{"egress":false,"localBinding":false}}' "$@" 2>"$T_TMP/err")
+        rc=$?
+        if [ $rc -ne 0 ] && [ $rc -ne 125 ]; then fail "explain $fmt $args: exit $rc"; continue; fi
+        n=$(printf '%s' "$out" | raw_controls)
+        [ "$n" = 0 ] || fail "explain $fmt $args: $n raw control bytes on stdout"
+        if [ "$fmt" = json ] && [ $rc = 0 ] && ! printf '%s' "$out" | "$PY" -c 'import json,sys; json.load(sys.stdin)'; then
+            fail "explain json $args: not JSON"
+        fi
+    done
+done
+ok "hostile operations: no crash, no raw control byte, JSON parses"
+
+# A launch refused is refused the same way by --explain (same message, 125).
+pol='{"mode":"workspace_write","allowedWritePaths":["/nonexistent/has-explain"],"network":{"egress":false,"localBinding":false}}'
+"$SUPERVISOR" --sandbox landlock --policy "$pol" -- /bin/true 2>"$T_TMP/run.err"; rc1=$?
+"$SUPERVISOR" --explain --sandbox landlock --policy "$pol" >/dev/null 2>"$T_TMP/explain.err"; rc2=$?
+if [ $rc1 = 125 ] && [ $rc2 = 125 ] && cmp -s "$T_TMP/run.err" "$T_TMP/explain.err"; then
+    ok "a refused launch: --explain exits 125 with the launch's message"
+else fail "refused launch: run $rc1 '$(cat "$T_TMP/run.err")', explain $rc2 '$(cat "$T_TMP/explain.err")'"; fi
+finish
