@@ -159,3 +159,17 @@ make_workspace() {
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# launches N FLOOR: how many times to run a loop of N launches that looks
+# for a rare event (a leak, a lost signal, a won race).  N here; under
+# emulation, where tests/kernels/guest-suite sets HAS_LAUNCH_SCALE=K
+# (a TCG guest, 5-10 times slower), N/K but never fewer than FLOOR.  A
+# value that is not a positive integer counts as 1: the full count.
+launches() {
+    local n=$1 floor=$2 k=${HAS_LAUNCH_SCALE:-1} m
+    case $k in '' | *[!0-9]* | 0) k=1 ;; esac
+    m=$((n / k))
+    [ "$m" -ge "$floor" ] || m=$floor
+    [ "$m" -le "$n" ] || m=$n
+    echo "$m"
+}

@@ -4,7 +4,10 @@
 # Each attack prints one line per attempt: "refused: WHAT: why" when the
 # boundary held, "SUCCEEDED: WHAT" when it did not (attacks.sh fails on any
 # SUCCEEDED line, and on a missing "refused" line: an attack that did not
-# run proves nothing).
+# run proves nothing).  With LL_SIGNAL_SCOPE=0 (lib-landlock.sh: Landlock
+# ABI below 6, where the backend's README says an ordinary user's workload
+# can signal the user's other processes) the signals are not sent: each
+# prints "not attempted: WHAT" instead.
 import ctypes
 import errno
 import os
@@ -32,6 +35,14 @@ def attempt(what, fn):
         refused(what, e.strerror)
         return
     succeeded(what)
+
+
+def may_signal(what):
+    """Whether to send the signal of attempt WHAT (only with the signal scope)."""
+    if os.environ.get("LL_SIGNAL_SCOPE", "1") == "0":
+        print("not attempted: %s: no signal scope below Landlock ABI 6" % what)
+        return False
+    return True
 
 
 def raw(nr, *args):
@@ -81,13 +92,15 @@ def a_procs():
                 succeeded("%s pidfd_getfd" % who)
             else:
                 refused("%s pidfd_getfd" % who, os.strerror(e))
-            r, e = raw(424, pfd, signal.SIGKILL, 0, 0)
-            (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("%s pidfd_send_signal SIGKILL" % who)
+            if may_signal("%s pidfd_send_signal SIGKILL" % who):
+                r, e = raw(424, pfd, signal.SIGKILL, 0, 0)
+                (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("%s pidfd_send_signal SIGKILL" % who)
             os.close(pfd)
         else:
             refused("%s pidfd_open" % who, os.strerror(e))
         for sig in (signal.SIGKILL, signal.SIGSTOP, signal.SIGTERM):
-            attempt("%s kill %s" % (who, sig.name), lambda: os.kill(int(pid), sig))
+            if may_signal("%s kill %s" % (who, sig.name)):
+                attempt("%s kill %s" % (who, sig.name), lambda: os.kill(int(pid), sig))
 
 
 def a_reopen(secret, hostfile):
@@ -496,12 +509,14 @@ def a_orphans(marker):
 
 
 def a_hostproc(pid):
-    attempt("kill a host process of the caller's", lambda: os.kill(int(pid), signal.SIGKILL))
+    if may_signal("kill a host process of the caller's"):
+        attempt("kill a host process of the caller's", lambda: os.kill(int(pid), signal.SIGKILL))
     attempt("read its environment", lambda: open("/proc/%s/environ" % pid, "rb").read())
     attempt("readlink its cwd", lambda: os.readlink("/proc/%s/cwd" % pid))
     r, e = raw(101, 16, int(pid), 0, 0)
     (succeeded if r == 0 else lambda w: refused(w, os.strerror(e)))("ptrace it")
-    attempt("F_SETOWN a pipe to it (SIGIO)", lambda: sigio(int(pid)))
+    if may_signal("F_SETOWN a pipe to it (SIGIO)"):
+        attempt("F_SETOWN a pipe to it (SIGIO)", lambda: sigio(int(pid)))
     import resource
     # The kernel lets a process of the same uid lower another's limits:
     # RLIMIT_CPU 0 is a SIGKILL the signal scope never sees.

@@ -16,14 +16,44 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 LL_HOST=${LL_HOST:-blocked}
 
-# The host must have Landlock, or nothing here can run.
+# ll_require: what this kernel's Landlock (ABI in LL_ABI) lets the script
+# check.  Without Landlock, or for a caller the supervisor sees as root
+# (LL_HOST=nouserns maps the caller to root) below ABI 6 (no signal
+# scope), the backend refuses every launch with 125 naming what the kernel
+# lacks (backends/landlock/README.md, "Per kernel"): then that refusal is
+# what the script checks, and it ends there.  HAS_REQUIRE_LANDLOCK_ABI=N
+# (tests/run-all: 6) makes a kernel below N a failure instead, so a host
+# meant to run everything cannot pass by checking only refusals.
 ll_require() {
     local abi
     abi=$("$PY" -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))' 2>/dev/null)
-    if [ "${abi:-0}" -le 0 ] 2>/dev/null; then
-        sandbox_unavailable "this kernel has no Landlock (ABI ${abi:-?})"
-    fi
+    [ "${abi:-0}" -gt 0 ] 2>/dev/null || abi=0
     LL_ABI=$abi
+    # Read by atk.py in the sandbox (the workload gets the caller's environment).
+    LL_SIGNAL_SCOPE=0
+    [ "$abi" -lt 6 ] || LL_SIGNAL_SCOPE=1
+    export LL_SIGNAL_SCOPE
+    if [ "$abi" -lt "${HAS_REQUIRE_LANDLOCK_ABI:-0}" ]; then
+        fail "HAS_REQUIRE_LANDLOCK_ABI=$HAS_REQUIRE_LANDLOCK_ABI and this kernel's Landlock ABI is $abi"
+        finish
+    fi
+    if [ "$abi" = 0 ]; then
+        ll_expect_refused "a kernel without Landlock" 'Landlock is not available on this kernel'
+    elif [ "$abi" -lt 6 ] && { is_root || [ "$LL_HOST" = nouserns ]; }; then
+        ll_expect_refused "a root caller on Landlock ABI $abi" \
+            "a root caller needs Landlock's signal scope \\(ABI 6.*this kernel has ABI $abi"
+    fi
+}
+
+# ll_expect_refused WHAT PATTERN: a landlock launch is refused before its
+# target runs: 125, one line matching PATTERN; then finish.
+ll_expect_refused() {
+    ll_run "$(policy workspace_write false false)" -- /bin/sh -c "echo ran >'$T_TMP/ran'"
+    expect_rc 125 "$1: refused"
+    expect_err "$2" "$1: the refusal names what the kernel lacks"
+    expect_one_line_error "$1"
+    expect_absent "$T_TMP/ran" "$1: the target never ran"
+    finish
 }
 
 # on_blocked_host CMD...: CMD where no user namespace can be made.

@@ -14,7 +14,7 @@ BINARY_TESTS += tests/landlock/layered.sh
 endif
 endif
 EXTRA_DIST += $(LANDLOCK_TESTS) tests/landlock/layered.sh tests/landlock/lib-landlock.sh tests/landlock/atk.py tests/landlock/bench-launch \
-	tests/landlock/container-check
+	tests/landlock/container-check tests/steps.sh
 
 # Unit tests of the pure path logic (which denials a walk leaves out, the
 # checks before any rule).  The backend's archive exists only in release

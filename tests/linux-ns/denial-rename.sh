@@ -209,8 +209,5 @@ suite() {
     missing "$1"
 }
 
-suite modern
-HAS_FORCE_LEGACY_MOUNT=1
-export HAS_FORCE_LEGACY_MOUNT
-suite legacy
+ns_both_mount_paths suite
 finish

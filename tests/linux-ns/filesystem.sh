@@ -168,18 +168,11 @@ mount_calls() {
         "$SUPERVISOR" --policy "$(policy workspace_write false false)" -- /bin/true >/dev/null 2>&1
     grep -cE 'open_tree\(|mount_setattr\([0-9]' "$T_TMP/strace"
 }
-# Whether this kernel has mount_setattr(2) (Linux 5.12; 442 on x86_64 and
-# aarch64): with it the new API must be used, without it (Debian 11's 5.10)
-# the supervisor must take the legacy path by itself.
-has_mount_setattr() {
-    "$PY" -c 'import ctypes, errno, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall(442, -1, b"", 0, None, 0)
-sys.exit(1 if ctypes.get_errno() == errno.ENOSYS else 0)'
-}
+# With mount_setattr(2) the new API must be used, without it (Debian 11's
+# 5.10) the supervisor must take the legacy path by itself.
 if have_tool strace strace; then
     n=$(cd "$(outside_dir)" && mount_calls)
-    if has_mount_setattr; then
+    if ns_has_mount_setattr; then
         if [ "$n" -gt 0 ]; then ok "modern: mount_setattr/open_tree used ($n calls)"; else fail "modern: no new-API mount call"; fi
     else
         if [ "$n" = 0 ]; then ok "kernel without mount_setattr: the legacy path is taken unforced (no new-API call)"
@@ -189,8 +182,5 @@ if have_tool strace strace; then
     if [ "$n" = 0 ]; then ok "HAS_FORCE_LEGACY_MOUNT=1: no new-API mount call"; else fail "legacy: $n new-API calls"; fi
 fi
 
-suite modern
-HAS_FORCE_LEGACY_MOUNT=1
-export HAS_FORCE_LEGACY_MOUNT
-suite legacy
+ns_both_mount_paths suite
 finish

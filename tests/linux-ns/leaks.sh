@@ -1,6 +1,7 @@
 #!/bin/bash
 # leaks.sh — 1,000 sequential launches leave no process, no mount (hence no
-# mount namespace held open) and no descriptor behind.
+# mount namespace held open) and no descriptor behind.  (Under emulation
+# fewer, at least 100: see launches in tests/lib.sh.)
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/linux-ns/lib-ns.sh"
 sandbox_require
@@ -20,13 +21,14 @@ list_shell_fds "$T_TMP/fds.before"
 mounts_before=$(wc -l </proc/self/mountinfo)
 mntns_before=$(readlink /proc/$$/ns/mnt)
 failed=0
+n=$(launches 1000 100)
 start=$(date +%s%N)
-for i in $(seq 1000); do
+for i in $(seq "$n"); do
     "$SUPERVISOR" --policy "$P" -- /bin/true "$marker" </dev/null || { failed=$i; break; }
 done
 end=$(date +%s%N)
-echo "# 1000 launches: $(( (end - start) / 1000000 )) ms"
-if [ "$failed" = 0 ]; then ok "1000 sequential launches succeeded"; else fail "launch $failed failed"; fi
+echo "# $n launches: $(( (end - start) / 1000000 )) ms"
+if [ "$failed" = 0 ]; then ok "$n sequential launches succeeded"; else fail "launch $failed of $n failed"; fi
 sleep 0.2
 # The marker is in the argv of the supervisor, of its init (a clone of it)
 # and of the workload: none of the three may remain.  (Other tests may run

@@ -58,11 +58,14 @@ done
 # forwarded while the init checked that the supervisor was alive interrupted
 # that check and the launch failed with 125 (seen once in CI; a debug build
 # with a 2 ms check failed half of these tries).
-lost=$(python3 - "$SUPERVISOR" "$P" <<'PY'
+# (Under emulation fewer tries here and in the storm below: launches in
+# tests/lib.sh.)
+tries=$(launches 300 30)
+lost=$(python3 - "$SUPERVISOR" "$P" "$tries" <<'PY'
 import os, random, signal, sys, time
-sup, pol = sys.argv[1], sys.argv[2]
+sup, pol, tries = sys.argv[1], sys.argv[2], int(sys.argv[3])
 lost = []
-for _ in range(300):
+for _ in range(tries):
     delay = random.uniform(0, 0.0015)
     err_r, err_w = os.pipe()
     pid = os.posix_spawn(sup, [sup, "--policy", pol, "--", "sh", "-c", "sleep 5"], os.environ,
@@ -80,7 +83,7 @@ for _ in range(300):
 print("; ".join(lost))
 PY
 )
-if [ -z "$lost" ]; then ok "SIGTERM at a random moment of 300 launches: never lost"
+if [ -z "$lost" ]; then ok "SIGTERM at a random moment of $tries launches: never lost"
 else fail "SIGTERM lost: $lost"; fi
 
 # A signal the caller ignores stays ignored for the target (nohup): the
@@ -95,12 +98,14 @@ else fail "ignored SIGHUP not kept: '$out'"; fi
 # with EINTR (one in the init's lifeline check once turned a SIGTERM into
 # exit 125: a build that widened that check to 2 ms fails every launch here).
 # Plain launches and 1,000-mask ones (the init mounting for ~10 ms).
-storm=$(python3 - "$SUPERVISOR" "$P" "$PM" <<'PY'
+plain_n=$(launches 60 6) masks_n=$(launches 15 3)
+storm=$(python3 - "$SUPERVISOR" "$P" "$PM" "$plain_n" "$masks_n" <<'PY'
 import os, signal, sys, time
 sup, plain, masks = sys.argv[1:4]
+plain_n, masks_n = int(sys.argv[4]), int(sys.argv[5])
 signal.signal(signal.SIGHUP, signal.SIG_IGN)  # inherited by the supervisor
 bad = []
-for pol in [plain] * 60 + [masks] * 15:
+for pol in [plain] * plain_n + [masks] * masks_n:
     r, w = os.pipe()
     pid = os.posix_spawn(sup, [sup, "--policy", pol, "--", "/bin/echo", "ran"], os.environ,
                          file_actions=[(os.POSIX_SPAWN_DUP2, w, 1), (os.POSIX_SPAWN_DUP2, w, 2)])
@@ -125,7 +130,7 @@ for pol in [plain] * 60 + [masks] * 15:
 print("; ".join(bad))
 PY
 )
-if [ -z "$storm" ]; then ok "75 launches under a SIGHUP storm (ignored by the caller): all ran"
+if [ -z "$storm" ]; then ok "$((plain_n + masks_n)) launches under a SIGHUP storm (ignored by the caller): all ran"
 else fail "a forwarded-signal storm broke a launch: $storm"; fi
 
 # SIGKILL of the supervisor: nothing of the sandbox survives.
