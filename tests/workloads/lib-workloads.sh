@@ -28,8 +28,9 @@ trap wl_cleanup EXIT
 wl_serve() {
     local pf="$T_TMP/origin.$RANDOM"
     "$PY" -c 'import functools, http.server, os, sys
-h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-h.log_message = lambda *a: None
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+h = functools.partial(Quiet, directory=sys.argv[1])
 s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
 open(sys.argv[2] + ".new", "w").write(str(s.server_port)); os.rename(sys.argv[2] + ".new", sys.argv[2])
 s.serve_forever()' "$1" "$pf" &
