@@ -49,16 +49,18 @@ wl_workspace() {
     echo 'API_KEY=workload-secret' >.env
 }
 
-# wl_policy BACKEND [ORIGIN_PORT]: the recommended policy for WS: the
-# workspace writable, .git/hooks and .git/config write-denied, .env
+# wl_policy BACKEND [ORIGIN_PORT [LOCALBIND]]: the recommended policy for
+# WS: the workspace writable, .git/hooks and .git/config write-denied, .env
 # read-denied, egress only through the proxy's http front-end to the local
-# origin, and (linux-ns only: landlock refuses it) a private scratch /tmp.
+# origin, no bind/listen (LOCALBIND true for a tool that serves a Unix
+# socket: linux-ns only), and (linux-ns only: landlock refuses it) a
+# private scratch /tmp.
 wl_policy() {
-    local hosts='' scratch=''
+    local hosts='' scratch='' bind=${3:-false}
     [ -n "${2:-}" ] && hosts="\"127.0.0.1:$2\""
     [ "$1" = linux-ns ] && scratch=',"scratch":{}'
-    printf '{"mode":"workspace_write","network":{"egress":true,"localBinding":false,"allowedHosts":[%s],"outgoingProxy":{"frontEnds":["http"]}},"deniedWritePaths":["%s/.git/hooks","%s/.git/config"],"deniedReadPaths":["%s/.env"]%s}' \
-        "$hosts" "$WS" "$WS" "$WS" "$scratch"
+    printf '{"mode":"workspace_write","network":{"egress":true,"localBinding":%s,"allowedHosts":[%s],"outgoingProxy":{"frontEnds":["http"]}},"deniedWritePaths":["%s/.git/hooks","%s/.git/config"],"deniedReadPaths":["%s/.env"]%s}' \
+        "$bind" "$hosts" "$WS" "$WS" "$WS" "$scratch"
 }
 
 # wl_run BACKEND POLICY SCRIPT: SCRIPT under sh in the sandbox at the top of
