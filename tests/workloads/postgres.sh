@@ -4,8 +4,10 @@
 # the workspace and no TCP, a psql query, pg_ctl stop; serving a Unix
 # socket needs localBinding: true (bind/listen are refused otherwise, Unix
 # sockets included), which binds only in the sandbox's own network.
-# landlock refuses localBinding: true (a server would listen on the host),
-# so there the entry is initdb and a query in single-user mode (no socket).
+# On landlock PostgreSQL cannot run at all: every postgres process (initdb's
+# too) makes a SysV shared memory segment, and landlock refuses SysV IPC (no
+# IPC namespace of its own: it would reach the host's); it refuses
+# localBinding: true too.  The landlock run checks that refusal: use linux-ns.
 # The uid inside is the caller's, so for a root caller initdb refuses: that
 # is PostgreSQL's own rule, not the sandbox's, and the root run checks
 # exactly that refusal; run the entry as an unprivileged caller.
@@ -25,10 +27,11 @@ entry() {
         return
     fi
     if [ "$1" = landlock ]; then
-        wl_run "$1" "$(wl_policy "$1")" "set -e
-$PGBIN/initdb -A trust -U wl -D db >initdb.log
-echo 'select 6 * 7' | $PGBIN/postgres --single -D db postgres"
-        wl_expect_ok "$1: initdb, a query in single-user mode" && expect_out '= "42"' "$1: the query answered"
+        wl_run "$1" "$(wl_policy "$1")" "$PGBIN/initdb -A trust -U wl -D db"
+        [ "$RC" != 0 ] && printf '%s' "$ERR" | grep -q 'shmget' &&
+            ok "$1: initdb fails on the refused SysV shared memory (shmget): PostgreSQL needs linux-ns" ||
+            fail "$1: initdb on landlock: exit $RC (README says shmget is refused; update it): $ERR"
+        return
     else
         wl_run "$1" "$(wl_policy "$1" '' true)" "set -e
 $PGBIN/initdb -A trust -U wl -D db >initdb.log
