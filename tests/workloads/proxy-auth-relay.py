@@ -3,7 +3,10 @@
 credentials in a proxy URL (Chromium).  It listens on 127.0.0.1 (needs
 localBinding), writes its port to argv[1], and passes each connection to
 the sandbox's HTTP_PROXY with that URL's credentials added to the request
-head (a Proxy-Authorization header), then relays bytes both ways."""
+head (a Proxy-Authorization header), then relays bytes both ways.  Only the
+first request of a connection gets the header: enough for HTTPS (one CONNECT
+per connection) and for the test's one page, not for a keep-alive stream of
+plain-HTTP requests."""
 import base64, os, socket, sys, threading, urllib.parse
 
 up = urllib.parse.urlsplit(os.environ["HTTP_PROXY"])
