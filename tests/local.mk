@@ -4,5 +4,6 @@ include tests/linux-common/local.mk
 include tests/linux-ns/local.mk
 include tests/landlock/local.mk
 include tests/egress-proxy/local.mk
+include tests/workloads/local.mk
 include tests/seatbelt/local.mk
 include tests/release/local.mk
