@@ -292,21 +292,11 @@ int explain_main(const struct policy *policy, const struct backend_set *backends
     static struct run r;
     static struct sandbox_ctx ctx;
     static struct explain_answer answers[CLI_MAX_QUERIES];
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    static char cwd[PATH_MAX];
+    launch_ctx_init(&ctx, policy, backends, NULL, cwd, sizeof cwd, env, env_count, -1);
     r.set = backends;
     r.c.answers = answers;
     parse_queries(&r, opts, cwd);
-    ctx.policy = policy;
-    ctx.argv = NULL;
-    ctx.cwd = cwd;
-    ctx.env = env;
-    ctx.env_count = env_count;
-    ctx.monitor.pid = -1;
-    ctx.monitor.status_fd = -1;
-    ctx.report_fd = -1;
-    launch_other_boundaries(backends, ctx.alternatives, sizeof ctx.alternatives);
     r.tmpdir = sandbox_env_get(&ctx, "TMPDIR");
     ask_backends(&r, &ctx);
     if (r.c.out_of_memory)

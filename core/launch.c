@@ -105,6 +105,22 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
     }
 }
 
+void launch_ctx_init(struct sandbox_ctx *ctx, const struct policy *policy, const struct backend_set *backends,
+                     char *const *argv, char *cwd, size_t cwd_size, char **env, size_t env_count, int report_fd)
+{
+    if (!getcwd(cwd, cwd_size))
+        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    ctx->policy = policy;
+    ctx->argv = argv;
+    ctx->cwd = cwd;
+    ctx->env = env;
+    ctx->env_count = env_count;
+    ctx->monitor.pid = -1;
+    ctx->monitor.status_fd = -1;
+    ctx->report_fd = report_fd;
+    launch_other_boundaries(backends, ctx->alternatives, sizeof ctx->alternatives);
+}
+
 void launch(const struct policy *policy, const struct backend_set *backends,
             char *const *argv, char **env, size_t env_count, int report_fd)
 {
@@ -112,18 +128,8 @@ void launch(const struct policy *policy, const struct backend_set *backends,
     if (launch_check_coverage(policy, backends, err, sizeof err) != 0)
         diag_fatal("%s", err);
     static struct sandbox_ctx ctx;
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        diag_fatal("cannot determine the working directory: %s", strerror(errno));
-    ctx.policy = policy;
-    ctx.argv = argv;
-    ctx.cwd = cwd;
-    ctx.env = env;
-    ctx.env_count = env_count;
-    ctx.monitor.pid = -1;
-    ctx.monitor.status_fd = -1;
-    ctx.report_fd = report_fd;
-    launch_other_boundaries(backends, ctx.alternatives, sizeof ctx.alternatives);
+    static char cwd[PATH_MAX];
+    launch_ctx_init(&ctx, policy, backends, argv, cwd, sizeof cwd, env, env_count, report_fd);
     walk(backends, &ctx, PHASE_PREPARE);
     walk(backends, &ctx, PHASE_ENTER);
     walk(backends, &ctx, PHASE_HARDEN);

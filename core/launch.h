@@ -20,6 +20,13 @@ void launch(const struct policy *policy, const struct backend_set *backends,
  * the launch's message in err. */
 int launch_check_coverage(const struct policy *policy, const struct backend_set *set, char *err, size_t errlen);
 
+/* The context of a launch (or of --explain, argv NULL, report_fd -1):
+ * the working directory into cwd[cwd_size] (or exit 125 naming why), the
+ * environment, no monitor yet, the set's other boundaries. */
+struct sandbox_ctx;
+void launch_ctx_init(struct sandbox_ctx *ctx, const struct policy *policy, const struct backend_set *backends,
+                     char *const *argv, char *cwd, size_t cwd_size, char **env, size_t env_count, int report_fd);
+
 /* The set's other boundaries as ctx->alternatives spells them. */
 void launch_other_boundaries(const struct backend_set *set, char *out, size_t size);
 

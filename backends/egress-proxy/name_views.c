@@ -15,42 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../linux-common/mount_api.h"
 #include "name_views.h"
-
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef SYS_fsopen
-#define SYS_fsopen 430
-#endif
-#ifndef SYS_fsconfig
-#define SYS_fsconfig 431
-#endif
-#ifndef SYS_fsmount
-#define SYS_fsmount 432
-#endif
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
-/* From <linux/mount.h>, which not every libc's headers carry. */
-#define NV_FSOPEN_CLOEXEC 0x1
-#define NV_FSCONFIG_SET_STRING 1
-#define NV_FSCONFIG_CMD_CREATE 6
-#define NV_FSMOUNT_CLOEXEC 0x1
-#define NV_MOUNT_ATTR_RDONLY 0x1
-#define NV_MOUNT_ATTR_NOSUID 0x2
-#define NV_MOUNT_ATTR_NODEV 0x4
-#define NV_MOUNT_ATTR_NOEXEC 0x8
-#define NV_OPEN_TREE_CLONE 0x1
-#define NV_MOVE_MOUNT_F_EMPTY_PATH 0x4
-#define NV_MOVE_MOUNT_T_EMPTY_PATH 0x40
-
-struct nv_mount_attr {
-    unsigned long long attr_set, attr_clr, propagation, userns_fd;
-};
 
 static const struct {
     const char *name, *target, *text;
@@ -69,19 +35,19 @@ static const struct {
  * descriptor, or -1 with a message. */
 static int make_tree(char *err, size_t errlen)
 {
-    int fs = (int)syscall(SYS_fsopen, "tmpfs", NV_FSOPEN_CLOEXEC);
+    int fs = (int)syscall(SYS_fsopen, "tmpfs", MNTAPI_FSOPEN_CLOEXEC);
     if (fs < 0) {
         snprintf(err, errlen, "cannot make the tmpfs of the sandbox's resolv.conf (fsopen): %s%s", strerror(errno),
                  errno == ENOSYS ? " (the transparent front-end needs Linux >= 5.12)" : "");
         return -1;
     }
     int mnt = -1;
-    if (syscall(SYS_fsconfig, fs, NV_FSCONFIG_SET_STRING, "size", "16k", 0) == 0 &&
-        syscall(SYS_fsconfig, fs, NV_FSCONFIG_SET_STRING, "nr_inodes", "8", 0) == 0 &&
-        syscall(SYS_fsconfig, fs, NV_FSCONFIG_SET_STRING, "mode", "0755", 0) == 0 &&
-        syscall(SYS_fsconfig, fs, NV_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-        mnt = (int)syscall(SYS_fsmount, fs, NV_FSMOUNT_CLOEXEC,
-                           NV_MOUNT_ATTR_NOSUID | NV_MOUNT_ATTR_NODEV | NV_MOUNT_ATTR_NOEXEC);
+    if (syscall(SYS_fsconfig, fs, MNTAPI_FSCONFIG_SET_STRING, "size", "16k", 0) == 0 &&
+        syscall(SYS_fsconfig, fs, MNTAPI_FSCONFIG_SET_STRING, "nr_inodes", "8", 0) == 0 &&
+        syscall(SYS_fsconfig, fs, MNTAPI_FSCONFIG_SET_STRING, "mode", "0755", 0) == 0 &&
+        syscall(SYS_fsconfig, fs, MNTAPI_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+        mnt = (int)syscall(SYS_fsmount, fs, MNTAPI_FSMOUNT_CLOEXEC,
+                           MNTAPI_ATTR_NOSUID | MNTAPI_ATTR_NODEV | MNTAPI_ATTR_NOEXEC);
     int e = errno;
     close(fs);
     if (mnt < 0) {
@@ -100,7 +66,7 @@ static int make_tree(char *err, size_t errlen)
         }
         close(fd);
     }
-    struct nv_mount_attr ro = {.attr_set = NV_MOUNT_ATTR_RDONLY};
+    struct mntapi_attr ro = {.attr_set = MNTAPI_ATTR_RDONLY};
     if (syscall(SYS_mount_setattr, mnt, "", AT_EMPTY_PATH, &ro, sizeof ro) != 0) {
         snprintf(err, errlen, "cannot make the sandbox's resolv.conf read-only (mount_setattr): %s%s",
                  strerror(errno), errno == ENOSYS ? " (the transparent front-end needs Linux >= 5.12)" : "");
@@ -123,10 +89,10 @@ static int place(int mnt, const char *name, const char *target, char *err, size_
             close(dst);
         return -1;
     }
-    int tree = (int)syscall(SYS_open_tree, mnt, name, NV_OPEN_TREE_CLONE | O_CLOEXEC);
+    int tree = (int)syscall(SYS_open_tree, mnt, name, MNTAPI_OPEN_TREE_CLONE | O_CLOEXEC);
     int rc = tree < 0 ? -1
                       : (int)syscall(SYS_move_mount, tree, "", dst, "",
-                                     NV_MOVE_MOUNT_F_EMPTY_PATH | NV_MOVE_MOUNT_T_EMPTY_PATH);
+                                     MNTAPI_MOVE_MOUNT_F_EMPTY_PATH | MNTAPI_MOVE_MOUNT_T_EMPTY_PATH);
     if (rc != 0)
         snprintf(err, errlen, "%s: cannot mount the sandbox's own over it (%s): %s", target,
                  tree < 0 ? "open_tree" : "move_mount", strerror(errno));

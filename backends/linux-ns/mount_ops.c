@@ -36,48 +36,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "mount_api.h"
 #include "mount_ops.h"
-
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
-#ifndef MOVE_MOUNT_T_EMPTY_PATH
-#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-#define HAS_MOUNT_ATTR_RDONLY 0x00000001
-
-struct has_mount_attr {
-    unsigned long long attr_set;
-    unsigned long long attr_clr;
-    unsigned long long propagation;
-    unsigned long long userns_fd;
-};
 
 static int set_readonly(int fd, bool readonly, unsigned flags)
 {
-    struct has_mount_attr attr = {0};
+    struct mntapi_attr attr = {0};
     if (readonly)
-        attr.attr_set = HAS_MOUNT_ATTR_RDONLY;
+        attr.attr_set = MNTAPI_ATTR_RDONLY;
     else
-        attr.attr_clr = HAS_MOUNT_ATTR_RDONLY;
+        attr.attr_clr = MNTAPI_ATTR_RDONLY;
     return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | flags, &attr, sizeof attr);
 }
 
@@ -88,7 +56,7 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
 {
     unsigned rec = mode == BIND_KEEP ? 0 : AT_RECURSIVE;
     int tree = (int)syscall(SYS_open_tree, src->fd, "",
-                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | rec);
+                            MNTAPI_OPEN_TREE_CLONE | MNTAPI_OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | rec);
     if (tree < 0) {
         snprintf(err, errlen, "%s: cannot clone the mount (open_tree): %s", path, strerror(errno));
         return -1;
@@ -111,7 +79,7 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
         close(tree);
         return -1;
     }
-    if (syscall(SYS_move_mount, tree, "", dst->fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0) {
+    if (syscall(SYS_move_mount, tree, "", dst->fd, "", MNTAPI_MOVE_MOUNT_F_EMPTY_PATH | MNTAPI_MOVE_MOUNT_T_EMPTY_PATH) != 0) {
         snprintf(err, errlen, "%s: cannot attach the bind (move_mount): %s", path, strerror(errno));
         close(tree);
         return -1;
