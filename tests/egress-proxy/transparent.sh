@@ -320,7 +320,7 @@ JAVA
         fail "javac failed: $(cat "$JD/javac.log")"
     else
         lap "javac"
-        # No scratch here: -XX:-UsePerfData keeps the JVM out of /tmp.
+        # -XX:-UsePerfData: no attempt at /tmp/hsperfdata_* (read-only here).
         tsbx timeout 30 java -XX:-UsePerfData -cp "$JD" Fetch http://origin.test:8080/
         expect_out '^200 hello from 1\.1\.1\.1:8080$' "java.net.http.HttpClient to origin.test:8080"
         lap "java HttpClient"
