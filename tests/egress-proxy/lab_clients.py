@@ -94,8 +94,9 @@ def scan(first, last, ports):
             host = "127.64.0.%d" % h
             try:
                 c = socket.create_connection((host, int(p)), timeout=3)
-                c.sendall(b"GET / HTTP/1.0\r\n\r\n")
                 try:
+                    # A busy machine may see the reset already at the send.
+                    c.sendall(b"GET / HTTP/1.0\r\n\r\n")
                     data = c.recv(100)
                     what = "bytes" if data else "closed"
                 except ConnectionResetError:
