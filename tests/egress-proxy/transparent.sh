@@ -43,7 +43,8 @@ echo "# the supervisor runs as uid $(id -u) in the lab"
 lab_cleanup() {
     [ -n "${LAB_ORIGIN_PID:-}" ] && kill "$LAB_ORIGIN_PID" 2>/dev/null
     [ -n "${SSHD_PID:-}" ] && kill "$SSHD_PID" 2>/dev/null
-    [ -n "${PG_PID:-}" ] && kill "$PG_PID" 2>/dev/null && wait "$PG_PID" 2>/dev/null
+    # SIGINT: a fast shutdown (SIGTERM would wait for clients).
+    [ -n "${PG_PID:-}" ] && kill -INT "$PG_PID" 2>/dev/null && wait "$PG_PID" 2>/dev/null
     rm -f "$LAB_HOSTS"
     eg_cleanup
 }
