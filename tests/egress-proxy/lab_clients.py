@@ -94,14 +94,14 @@ def scan(first, last, ports):
             host = "127.64.0.%d" % h
             try:
                 c = socket.create_connection((host, int(p)), timeout=3)
-                try:
-                    # A busy machine may see the reset already at the send.
-                    c.sendall(b"GET / HTTP/1.0\r\n\r\n")
-                    data = c.recv(100)
-                    what = "bytes" if data else "closed"
-                except ConnectionResetError:
-                    what = "reset"
+                c.sendall(b"GET / HTTP/1.0\r\n\r\n")
+                data = c.recv(100)
+                what = "bytes" if data else "closed"
                 c.close()
+            except ConnectionResetError:
+                # At the connect, the send or the read: the relay may reset
+                # before the client's connect has even returned.
+                what = "reset"
             except ConnectionRefusedError:
                 what = "refused"
             except OSError as e:
