@@ -240,7 +240,7 @@ EOF
         expect_out '^hello-over-ssh$' "ssh to ssh.test:22 with no ProxyCommand"
         if grep -q "Accepted publickey for $SSH_USER" "$SD/log"; then ok "sshd logged the login"
         else fail "sshd logged no login: $(tail -3 "$SD/log") / $ERR"; fi
-        lap "ssh"
+        lap "the lab, the checks above and ssh"
         # git clone over ssh of a bare repository the test makes, into the
         # sandbox's workspace; git runs ssh itself, with no ProxyCommand.
         if have_tool git git; then
@@ -256,7 +256,8 @@ EOF
             POL=$POLC tsbx timeout 20 env GIT_SSH_COMMAND="ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR -i $SD/client_key" \
                 sh -c "git clone -q ssh://$SSH_USER@ssh.test$SD/repo.git clone && git -C clone log -1 --format=%s && cat clone/marker"
             popd >/dev/null || exit 1
-            expect_out '^lab commit$' "git clone over ssh from ssh.test:22 with no ProxyCommand (rc $RC: $ERR)"
+            [ "$RC" = 0 ] || echo "# git clone: exit $RC: $ERR"
+            expect_out '^lab commit$' "git clone over ssh from ssh.test:22 with no ProxyCommand"
             expect_out "^$T_TMP\$" "the clone holds the test's file"
             lap "git clone over ssh"
         fi
@@ -281,7 +282,9 @@ if have_tool "$PGBIN/initdb" postgresql-15 && have_tool "$PGBIN/postgres" postgr
     else
         # Relayed connections come from the lab's addresses, not 127.0.0.1.
         echo 'host all all 0.0.0.0/0 trust' >>"$PGD/data/pg_hba.conf"
-        "${PG_AS[@]}" "$PGBIN/postgres" -D "$PGD/data" -c listen_addresses=1.1.1.4 -p 5432 \
+        # timeout bounds it even if this script is killed; it passes the
+        # cleanup's SIGINT on.
+        timeout 300 "${PG_AS[@]}" "$PGBIN/postgres" -D "$PGD/data" -c listen_addresses=1.1.1.4 -p 5432 \
             -c unix_socket_directories="$PGD" -c logging_collector=off -c fsync=off >"$PGD/log" 2>&1 &
         PG_PID=$!
         for _ in $(seq 100); do grep -q 'ready to accept connections' "$PGD/log" && break; sleep 0.1; done
@@ -290,6 +293,7 @@ if have_tool "$PGBIN/initdb" postgresql-15 && have_tool "$PGBIN/postgres" postgr
         else
             POL=$POLC tsbx timeout 20 psql -X -tA "host=pg.test port=5432 user=lab dbname=postgres connect_timeout=10" \
                 -c "select 'answer=' || 6 * 7, inet_server_addr()"
+            [ "$RC" = 0 ] || echo "# psql: exit $RC: $ERR"
             expect_out '^answer=42\|1\.1\.1\.4$' "psql to pg.test:5432: a query returns its value"
         fi
     fi
@@ -323,6 +327,7 @@ JAVA
         lap "javac"
         # -XX:-UsePerfData: no attempt at /tmp/hsperfdata_* (read-only here).
         tsbx timeout 30 java -XX:-UsePerfData -cp "$JD" Fetch http://origin.test:8080/
+        [ "$RC" = 0 ] || echo "# java: exit $RC: $ERR"
         expect_out '^200 hello from 1\.1\.1\.1:8080$' "java.net.http.HttpClient to origin.test:8080"
         lap "java HttpClient"
     fi
