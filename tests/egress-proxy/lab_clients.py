@@ -95,12 +95,13 @@ def scan(first, last, ports):
             try:
                 c = socket.create_connection((host, int(p)), timeout=3)
                 c.sendall(b"GET / HTTP/1.0\r\n\r\n")
-                try:
-                    data = c.recv(100)
-                    what = "bytes" if data else "closed"
-                except ConnectionResetError:
-                    what = "reset"
+                data = c.recv(100)
+                what = "bytes" if data else "closed"
                 c.close()
+            except ConnectionResetError:
+                # At the connect, the send or the read: the relay may reset
+                # before the client's connect has even returned.
+                what = "reset"
             except ConnectionRefusedError:
                 what = "refused"
             except OSError as e:

@@ -24,7 +24,7 @@ if [ "$TRANSPARENT_LAB" = 1 ]; then
     LAB_HOSTS=$(mktemp "${TMPDIR:-/tmp}/has-lab-hosts.XXXXXX") || exit 1
     chmod 644 "$LAB_HOSTS"
     ip link set lo up &&
-        for a in 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.5 1.1.1.6 10.9.9.9; do ip addr add "$a/32" dev lo || exit 1; done &&
+        for a in 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6 10.9.9.9; do ip addr add "$a/32" dev lo || exit 1; done &&
         mount --bind "$LAB_HOSTS" /etc/hosts &&
         echo 0 >/proc/sys/net/ipv4/ip_unprivileged_port_start ||
         { echo "FAIL - cannot set up the test's network lab"; rm -f "$LAB_HOSTS"; exit 1; }
@@ -43,17 +43,28 @@ echo "# the supervisor runs as uid $(id -u) in the lab"
 lab_cleanup() {
     [ -n "${LAB_ORIGIN_PID:-}" ] && kill "$LAB_ORIGIN_PID" 2>/dev/null
     [ -n "${SSHD_PID:-}" ] && kill "$SSHD_PID" 2>/dev/null
+    # SIGINT: a fast shutdown (SIGTERM would wait for clients).
+    [ -n "${PG_PID:-}" ] && kill -INT "$PG_PID" 2>/dev/null && wait "$PG_PID" 2>/dev/null
     rm -f "$LAB_HOSTS"
     eg_cleanup
 }
 trap lab_cleanup EXIT
 
 LABC="$EG_DIR/lab_clients.py"
+# lap WHAT: print how long WHAT took (since the previous lap).
+LAP_T=$(date +%s%N)
+lap() {
+    local now
+    now=$(date +%s%N)
+    echo "# $1: $(( (now - LAP_T) / 1000000 )) ms"
+    LAP_T=$now
+}
 write_hosts() {
     cat >"$LAB_HOSTS" <<EOF
 127.0.0.1 localhost
 1.1.1.1 origin.test denied.test
 1.1.1.2 ssh.test
+1.1.1.4 pg.test
 $1 rebind.test
 1.1.1.5 web.test
 1.1.1.6 a.pool.test
@@ -76,6 +87,10 @@ else fail "lab: origin.test does not resolve or answer: $(getent hosts origin.te
 : >"$OLOG"
 
 POL='{"mode":"read_only","network":{"egress":true,"localBinding":false,"allowedHosts":["origin.test:8080","ssh.test:22","private.test:8080","rebind.test:8080","web.test","*.pool.test"],"outgoingProxy":{"frontEnds":["transparent"]}}}'
+# The client matrix below: PostgreSQL too, and a workspace for git to
+# clone into (the working directory; a scratch /tmp would hide the test's
+# key and repository).
+POLC='{"mode":"workspace_write","network":{"egress":true,"localBinding":false,"allowedHosts":["origin.test:8080","ssh.test:22","pg.test:5432"],"outgoingProxy":{"frontEnds":["transparent"]}}}'
 REPORT=$T_TMP/report
 : >"$REPORT"
 # tsbx TARGET...: run TARGET in the sandbox under POL with no proxy
@@ -225,6 +240,96 @@ EOF
         expect_out '^hello-over-ssh$' "ssh to ssh.test:22 with no ProxyCommand"
         if grep -q "Accepted publickey for $SSH_USER" "$SD/log"; then ok "sshd logged the login"
         else fail "sshd logged no login: $(tail -3 "$SD/log") / $ERR"; fi
+        lap "the lab, the checks above and ssh"
+        # git clone over ssh of a bare repository the test makes, into the
+        # sandbox's workspace; git runs ssh itself, with no ProxyCommand.
+        if have_tool git git; then
+            GIT_ID=(-c user.name=lab -c user.email=lab@lab.test -c init.defaultBranch=main)
+            git "${GIT_ID[@]}" init -q "$SD/work" &&
+                echo "$T_TMP" >"$SD/work/marker" &&
+                git -C "$SD/work" add marker &&
+                git "${GIT_ID[@]}" -C "$SD/work" commit -q -m "lab commit" &&
+                git clone -q --bare "$SD/work" "$SD/repo.git" ||
+                fail "git: cannot make the lab's repository"
+            mkdir -p "$SD/ws"
+            pushd "$SD/ws" >/dev/null || exit 1
+            POL=$POLC tsbx timeout 20 env GIT_SSH_COMMAND="ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR -i $SD/client_key" \
+                sh -c "git clone -q ssh://$SSH_USER@ssh.test$SD/repo.git clone && git -C clone log -1 --format=%s && cat clone/marker"
+            popd >/dev/null || exit 1
+            [ "$RC" = 0 ] || echo "# git clone: exit $RC: $ERR"
+            expect_out '^lab commit$' "git clone over ssh from ssh.test:22 with no ProxyCommand"
+            expect_out "^$T_TMP\$" "the clone holds the test's file"
+            lap "git clone over ssh"
+        fi
+    fi
+fi
+
+# --- psql to a PostgreSQL at pg.test:5432 ---------------------------------------
+# initdb refuses root: as root the server runs as nobody (in the
+# unprivileged lab the test already runs as the caller's uid).
+PGBIN=/usr/lib/postgresql/15/bin
+if have_tool "$PGBIN/initdb" postgresql-15 && have_tool "$PGBIN/postgres" postgresql-15 && have_tool psql postgresql-client-15; then
+    PGD=$T_TMP/pg
+    mkdir -p "$PGD"
+    PG_AS=()
+    if is_root; then
+        chown 65534:65534 "$PGD"
+        chmod 755 "$T_TMP"
+        PG_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+    fi
+    if ! timeout 30 "${PG_AS[@]}" "$PGBIN/initdb" -A trust -U lab -D "$PGD/data" >"$PGD/initdb.log" 2>&1; then
+        fail "initdb failed: $(tail -3 "$PGD/initdb.log")"
+    else
+        # Relayed connections come from the lab's addresses, not 127.0.0.1.
+        echo 'host all all 0.0.0.0/0 trust' >>"$PGD/data/pg_hba.conf"
+        # timeout bounds it even if this script is killed; it passes the
+        # cleanup's SIGINT on.
+        timeout 300 "${PG_AS[@]}" "$PGBIN/postgres" -D "$PGD/data" -c listen_addresses=1.1.1.4 -p 5432 \
+            -c unix_socket_directories="$PGD" -c logging_collector=off -c fsync=off >"$PGD/log" 2>&1 &
+        PG_PID=$!
+        for _ in $(seq 100); do grep -q 'ready to accept connections' "$PGD/log" && break; sleep 0.1; done
+        if ! grep -q 'ready to accept connections' "$PGD/log"; then
+            fail "postgres did not start: $(tail -3 "$PGD/log")"
+        else
+            POL=$POLC tsbx timeout 20 psql -X -tA "host=pg.test port=5432 user=lab dbname=postgres connect_timeout=10" \
+                -c "select 'answer=' || 6 * 7, inet_server_addr()"
+            [ "$RC" = 0 ] || echo "# psql: exit $RC: $ERR"
+            expect_out '^answer=42\|1\.1\.1\.4$' "psql to pg.test:5432: a query returns its value"
+        fi
+    fi
+    lap "postgresql"
+fi
+
+# --- a JVM HttpClient, which ignores http_proxy anyway -------------------------------
+if have_tool javac openjdk-17-jdk-headless && have_tool java openjdk-17-jdk-headless; then
+    JD=$T_TMP/java
+    mkdir -p "$JD"
+    cat >"$JD/Fetch.java" <<'JAVA'
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+public class Fetch {
+    public static void main(String[] args) throws Exception {
+        HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(args[0])).build(),
+            HttpResponse.BodyHandlers.ofString());
+        System.out.print(r.statusCode() + " " + r.body());
+    }
+}
+JAVA
+    if ! timeout 60 javac -d "$JD" "$JD/Fetch.java" 2>"$JD/javac.log"; then
+        fail "javac failed: $(cat "$JD/javac.log")"
+    else
+        lap "javac"
+        # -XX:-UsePerfData: no attempt at /tmp/hsperfdata_* (read-only here).
+        tsbx timeout 30 java -XX:-UsePerfData -cp "$JD" Fetch http://origin.test:8080/
+        [ "$RC" = 0 ] || echo "# java: exit $RC: $ERR"
+        expect_out '^200 hello from 1\.1\.1\.1:8080$' "java.net.http.HttpClient to origin.test:8080"
+        lap "java HttpClient"
     fi
 fi
 
