@@ -118,6 +118,11 @@ static int drop_without_setpcap(char *err, size_t errlen)
 
 int caps_drop_all(char *err, size_t errlen)
 {
+    /* libcap-ng keeps the thread id it first saw and renews it in a
+     * pthread_atfork() handler, which a process made by clone(2) or
+     * clone3(2) directly (linux-ns's init, a workload born in its cgroup)
+     * never ran: capng_apply() would name its parent to capset(2). */
+    capng_setpid((int)syscall(SYS_gettid));
     bool setpcap = have_setpcap();
     if ((setpcap ? drop_with_setpcap : drop_without_setpcap)(err, errlen) != 0)
         return -1;

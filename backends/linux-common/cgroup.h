@@ -26,7 +26,8 @@ enum cgroup_controller {
 
 struct cgroup_group {
     int parent_fd;          /* the directory the group is in */
-    int procs_fd;           /* its cgroup.procs, for the workload to join */
+    int dir_fd;             /* the group itself, to fork the workload into it */
+    int procs_fd;           /* its cgroup.procs, for a workload forked outside to join */
     int kill_fd;            /* its cgroup.kill */
     int events_fd;          /* its cgroup.events ("populated 0": the tree ended) */
     int memory_events_fd;   /* memory.events, or -1 */
@@ -47,6 +48,12 @@ int cgroup_set(const struct cgroup_group *g, const char *file, const char *value
 
 /* Whether the group has a control file (memory.swap.max needs swap accounting). */
 bool cgroup_has(const struct cgroup_group *g, const char *file);
+
+/* fork(), with the child born in the group (clone3 CLONE_INTO_CGROUP,
+ * Linux >= 5.7): *joined true.  Where clone3 is refused (a container's
+ * seccomp profile answers ENOSYS), a plain fork(), *joined false: the
+ * child must cgroup_join() before anything else. */
+pid_t cgroup_fork_into(const struct cgroup_group *g, bool *joined);
 
 /* In the workload, before anything else: join the group.  -1 with err. */
 int cgroup_join(const struct cgroup_group *g, char *err, size_t errlen);

@@ -120,12 +120,20 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
     return 0;
 }
 
-int sandbox_limits_enter(const struct sandbox_limits *l, char *err, size_t errlen)
+pid_t sandbox_limits_fork(const struct sandbox_limits *l, bool *joined)
 {
-    if (l->grouped && cgroup_join(&l->group, err, errlen) != 0)
+    *joined = false;
+    return l->grouped ? cgroup_fork_into(&l->group, joined) : fork();
+}
+
+int sandbox_limits_enter(const struct sandbox_limits *l, bool joined, char *err, size_t errlen)
+{
+    if (l->grouped && !joined && cgroup_join(&l->group, err, errlen) != 0)
         return -1;
-    if (l->grouped)
+    if (l->grouped) {
         close(l->group.procs_fd);
+        close(l->group.dir_fd);
+    }
     struct rlimit r;
     if (l->want.open_files) {
         r.rlim_cur = r.rlim_max = (rlim_t)l->want.open_files;

@@ -40,8 +40,13 @@ struct sandbox_limits {
 int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *ctx, bool own_userns,
                            bool kill_switch, char *err, size_t errlen);
 
-/* The workload, right after its fork: into the group, the rlimits.  -1 with err. */
-int sandbox_limits_enter(const struct sandbox_limits *l, char *err, size_t errlen);
+/* The middle process: fork the workload, into the group where there is
+ * one (*joined: born in it). */
+pid_t sandbox_limits_fork(const struct sandbox_limits *l, bool *joined);
+
+/* The workload, right after its fork: into the group unless `joined`
+ * already, the rlimits.  -1 with err. */
+int sandbox_limits_enter(const struct sandbox_limits *l, bool joined, char *err, size_t errlen);
 
 /* The group's descriptors the middle process keeps for sandbox_limits_end()
  * (at most 6; the report is kept by broker_init_run itself). */

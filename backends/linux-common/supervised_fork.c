@@ -98,7 +98,7 @@ static void middle_main(const struct sandbox_ctx *ctx, const struct supervised_f
 }
 
 /* The workload right after the fork. */
-static void workload_side(const struct supervised_fork *sf, pid_t middle, const struct channels *ch,
+static void workload_side(const struct supervised_fork *sf, pid_t middle, bool joined, const struct channels *ch,
                           const sigset_t *unblocked)
 {
     /* Without a PID namespace nothing kills it when the middle dies. */
@@ -106,7 +106,7 @@ static void workload_side(const struct supervised_fork *sf, pid_t middle, const 
         supervised_fork_tie_to_parent(sf->backend, middle, "workload");
     /* Into the group before it can fork anything. */
     char err[SANDBOX_ERROR_MAX];
-    if (sf->limits && sandbox_limits_enter(sf->limits, err, sizeof err) != 0)
+    if (sf->limits && sandbox_limits_enter(sf->limits, joined, err, sizeof err) != 0)
         diag_fatal("%s: %s", sf->backend, err);
     sigprocmask(SIG_SETMASK, unblocked, NULL);
     close(ch->link[0]);
@@ -128,12 +128,13 @@ enum sandbox_result supervised_fork(struct sandbox_ctx *ctx, const struct superv
     }
     close(ch.status[0]);
     sf->setup(supervisor);
-    pid_t middle = getpid(), workload = fork();
+    bool joined = false;
+    pid_t middle = getpid(), workload = sf->limits ? sandbox_limits_fork(sf->limits, &joined) : fork();
     if (workload < 0)
         diag_fatal("%s: cannot fork the workload: %s", sf->backend, strerror(errno));
     if (workload > 0)
         middle_main(ctx, sf, workload, &ch, &unblocked);
-    workload_side(sf, middle, &ch, &unblocked);
+    workload_side(sf, middle, joined, &ch, &unblocked);
     *link = ch.link[1];
     return SANDBOX_OK;
 }

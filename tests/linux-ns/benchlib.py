@@ -61,7 +61,7 @@ def reexec_as(user):
     need("runuser")
     args = [a for i, a in enumerate(sys.argv) if a != "--as" and (i == 0 or sys.argv[i - 1] != "--as")]
     env = ["env", f"HAS_BENCH_AS={user}", f"PATH={os.environ.get('PATH', '/usr/bin:/bin')}"]
-    for k in ("HAS_BENCH_POLICY", "HAS_BENCH_POLICY_AFTER"):
+    for k in ("HAS_BENCH_POLICY", "HAS_BENCH_POLICY_AFTER", "HAS_BENCH_DIR"):
         if k in os.environ:
             env.append(f"{k}={os.environ[k]}")
     sys.exit(subprocess.run(["runuser", "-u", user, "--"] + env + [sys.executable] + args).returncode)
