@@ -172,6 +172,43 @@ for args in "--read /$bad" "--write rel/$bad" "--unix-socket /$bad" "--connect-t
 done
 ok "hostile operations: no crash, no raw control byte, JSON parses"
 
+# scratch (linux-ns): a write to /tmp is allowed and lands, unless a write
+# denial on /tmp wins; a working directory under /tmp is refused by both
+# with the same message; landlock refuses the field, explain too.  The
+# workspace is in HOME: the scratch hides /tmp, where T_TMP is.
+N='"network":{"egress":false,"localBinding":false}'
+S='"scratch":{"sizeBytes":2097152}'
+case "$HOME" in /tmp | /tmp/* | /var/tmp | /var/tmp/* | "") ws= ;; *) ws=$(mktemp -d "$HOME/.has-explain-test.XXXXXX" 2>/dev/null) ;; esac
+if [ -z "$ws" ]; then echo "# scratch: no workspace outside /tmp (HOME=$HOME)"
+elif ! "$SUPERVISOR" --explain --sandbox linux-ns --policy "{\"mode\":\"read_only\",$N}" >/dev/null 2>&1; then
+    echo "# scratch: linux-ns cannot start here"
+else
+    T_TMP_SAVED=$T_TMP T_TMP=$ws
+    agree linux-ns "{\"mode\":\"workspace_write\",$N,$S}" write:/tmp/has-explain-x write:/var/tmp/has-explain-x
+    agree linux-ns "{\"mode\":\"workspace_write\",$N,$S,\"deniedWritePaths\":[\"/tmp\"]}" write:/tmp/has-explain-x
+    T_TMP=$T_TMP_SAVED
+    [ -e /tmp/has-explain-x ] && fail "scratch: the write to /tmp reached the host's /tmp"
+    v=$(cd "$ws" && "$SUPERVISOR" --explain=json --sandbox linux-ns --policy "{\"mode\":\"workspace_write\",$N,$S}" \
+        --write /tmp/has-explain-x | verdicts | cut -f3)
+    [ "$v" = allowed ] && ok "linux-ns: with scratch a write to /tmp is allowed" ||
+        fail "linux-ns: with scratch, a write to /tmp: explain said '$v'"
+    brief=$(cd "$ws" && "$SUPERVISOR" --explain=brief --sandbox linux-ns --policy "{\"mode\":\"workspace_write\",$N,$S}")
+    printf '%s\n' "$brief" | grep -q '/tmp: private and writable (2 MiB)' &&
+        ok "linux-ns: with scratch the brief says /tmp is private and writable" || fail "scratch brief: $brief"
+    for backend in linux-ns landlock; do
+        d=$(mktemp -d /tmp/has-explain-cwd.XXXXXX); chmod 755 "$d"
+        (cd "$d" && "$SUPERVISOR" --sandbox "$backend" --policy "{\"mode\":\"workspace_write\",$N,$S}" -- /bin/true) \
+            2>"$ws/run.err"; rc1=$?
+        (cd "$d" && "$SUPERVISOR" --explain --sandbox "$backend" --policy "{\"mode\":\"workspace_write\",$N,$S}") \
+            >/dev/null 2>"$ws/explain.err"; rc2=$?
+        rmdir "$d"
+        if [ $rc1 = 125 ] && [ $rc2 = 125 ] && { [ "$backend" = landlock ] || grep -q "working directory $d" "$ws/run.err"; } && cmp -s "$ws/run.err" "$ws/explain.err"; then
+            ok "$backend: scratch with a working directory under /tmp: --explain exits 125 with the launch's message"
+        else fail "$backend: scratch, cwd $d: run $rc1 '$(cat "$ws/run.err")', explain $rc2 '$(cat "$ws/explain.err")'"; fi
+    done
+    rm -rf "$ws"
+fi
+
 # A launch refused is refused the same way by --explain (same message, 125).
 pol='{"mode":"workspace_write","allowedWritePaths":["/nonexistent/has-explain"],"network":{"egress":false,"localBinding":false}}'
 "$SUPERVISOR" --sandbox landlock --policy "$pol" -- /bin/true 2>"$T_TMP/run.err"; rc1=$?
