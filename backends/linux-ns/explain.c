@@ -25,6 +25,7 @@
 
 #include "host_ipc.h"
 #include "linux_ns.h"
+#include "sandbox_limits.h"
 
 /* A socket host_ipc_mask_sockets would cover with /dev/null. */
 struct masked_socket {
@@ -297,6 +298,9 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     const char *refusal = linux_ns_unenforceable(p);
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
+    /* prepare()'s own limits decision (a full_access launch makes none). */
+    if (p->mode != POLICY_MODE_FULL_ACCESS && sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK)
+        return SANDBOX_FAIL;
     if (p->mode == POLICY_MODE_FULL_ACCESS) {
         sandbox_explain_add(ctx, out, "boundary", "", "none: full_access has nothing to enforce");
         for (size_t i = 0; i < out->query_count; i++)
