@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "landlock.h"
+#include "sandbox_limits.h"
 
 /* The broker's own check on the socket at `path`, as connect_broker.c runs
  * it on the inode it opened. */
@@ -150,6 +151,11 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     if (fs_lists_check(&fs, err, sizeof err) != 0) {
         fs_lists_free(&fs);
         return sandbox_fail(ctx, "%s", err);
+    }
+    /* prepare()'s limits decision, after the ruleset's, with the kill switch. */
+    if (sandbox_limits_explain(ctx, out, false, true) != SANDBOX_OK) {
+        fs_lists_free(&fs);
+        return SANDBOX_FAIL;
     }
     describe(ctx, out, &fs, abi);
     for (size_t i = 0; i < out->query_count; i++)

@@ -135,12 +135,12 @@ static void close_files(struct cgroup_group *g)
             close(*fds[i]), *fds[i] = -1;
 }
 
-/* Try to make the group in `dir` (the cgroup at `rel` under `mnt`). */
-static int make_in(const char *mnt, const char *rel, unsigned controllers, struct cgroup_group *g,
-                   char *why, size_t whylen)
+/* Whether a group with `controllers` may be made in the cgroup at `rel`
+ * under `mnt`: its directory into `dir` and, open, into *fd.  -1 with why. */
+static int check_in(const char *mnt, const char *rel, unsigned controllers, char *dir, size_t dirlen, int *fd_out,
+                    char *why, size_t whylen)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s%s", mnt, strcmp(rel, "/") == 0 ? "" : rel);
+    snprintf(dir, dirlen, "%s%s", mnt, strcmp(rel, "/") == 0 ? "" : rel);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     const char *missing = fd < 0 ? NULL : missing_controller(fd, controllers);
     if (fd < 0 || missing || faccessat(fd, "cgroup.procs", W_OK, AT_EACCESS) != 0) {
@@ -152,6 +152,13 @@ static int make_in(const char *mnt, const char *rel, unsigned controllers, struc
             close(fd);
         return -1;
     }
+    *fd_out = fd;
+    return 0;
+}
+
+/* Make the group in `dir` (open as `fd`, which the group keeps). */
+static int make_at(int fd, const char *dir, unsigned controllers, struct cgroup_group *g, char *why, size_t whylen)
+{
     unsigned long long r = 0;
     if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
         r = (unsigned long long)time(NULL) ^ (unsigned long long)clock();
@@ -177,6 +184,20 @@ static int make_in(const char *mnt, const char *rel, unsigned controllers, struc
         return -1;
     }
     return 0;
+}
+
+/* The checks of one place, then (with `g`) the group made there. */
+static int at_place(const char *mnt, const char *rel, unsigned controllers, struct cgroup_group *g, char *dir,
+                    size_t dirlen, char *why, size_t whylen)
+{
+    int fd;
+    if (check_in(mnt, rel, controllers, dir, dirlen, &fd, why, whylen) != 0)
+        return -1;
+    if (!g) {
+        close(fd);
+        return 0;
+    }
+    return make_at(fd, dir, controllers, g, why, whylen);
 }
 
 /* The keeper: waits for the supervisor's end (EOF on `lifeline`), then
@@ -229,11 +250,10 @@ static int fork_keeper(const struct cgroup_group *g, char *why, size_t whylen)
     return 0;
 }
 
-int cgroup_make(unsigned controllers, struct cgroup_group *g, char *why, size_t whylen)
+/* Where a group would be made (cgroup.h's order), and with `g` make it. */
+static int place(unsigned controllers, struct cgroup_group *g, char *dir, size_t dirlen, char *why, size_t whylen)
 {
     char mnt[PATH_MAX], own[PATH_MAX], err[256];
-    *g = (struct cgroup_group){.parent_fd = -1, .dir_fd = -1, .procs_fd = -1, .kill_fd = -1, .events_fd = -1,
-                               .memory_events_fd = -1, .pids_events_fd = -1};
     int found = mountinfo_each(mount_is_cgroup2, mnt, err, sizeof err);
     if (found <= 0) {
         snprintf(why, whylen, "%s", found < 0 ? err : "no cgroup2 file system is mounted");
@@ -244,17 +264,31 @@ int cgroup_make(unsigned controllers, struct cgroup_group *g, char *why, size_t 
         return -1;
     }
     /* A child of the caller's cgroup, else a sibling of it. */
-    int rc = make_in(mnt, own, controllers, g, why, whylen);
+    int rc = at_place(mnt, own, controllers, g, dir, dirlen, why, whylen);
     char *slash = strrchr(own, '/');
     if (rc != 0 && slash && strcmp(own, "/") != 0) {
         char first[512];
         snprintf(first, sizeof first, "%s", why);
         *(slash == own ? slash + 1 : slash) = '\0';
-        if ((rc = make_in(mnt, own, controllers, g, why, whylen)) != 0) {
+        if ((rc = at_place(mnt, own, controllers, g, dir, dirlen, why, whylen)) != 0) {
             size_t n = strlen(why);
             snprintf(why + n, whylen - n, "; %s", first);
         }
     }
+    return rc;
+}
+
+int cgroup_where(unsigned controllers, char *dir, size_t dirlen, char *why, size_t whylen)
+{
+    return place(controllers, NULL, dir, dirlen, why, whylen);
+}
+
+int cgroup_make(unsigned controllers, struct cgroup_group *g, char *why, size_t whylen)
+{
+    char dir[PATH_MAX];
+    *g = (struct cgroup_group){.parent_fd = -1, .dir_fd = -1, .procs_fd = -1, .kill_fd = -1, .events_fd = -1,
+                               .memory_events_fd = -1, .pids_events_fd = -1};
+    int rc = place(controllers, g, dir, sizeof dir, why, whylen);
     if (rc == 0 && (rc = fork_keeper(g, why, whylen)) != 0) {
         close_files(g);
         unlinkat(g->parent_fd, g->name, AT_REMOVEDIR);

@@ -43,6 +43,10 @@ struct cgroup_group {
  */
 int cgroup_make(unsigned controllers, struct cgroup_group *g, char *why, size_t whylen);
 
+/* cgroup_make()'s checks alone, making nothing: the directory a group with
+ * `controllers` would be made in, or -1 with `why` (the same words). */
+int cgroup_where(unsigned controllers, char *dir, size_t dirlen, char *why, size_t whylen);
+
 /* Write a control file of the group ("memory.max", "123").  -1 with err. */
 int cgroup_set(const struct cgroup_group *g, const char *file, const char *value, char *err, size_t errlen);
 

@@ -58,14 +58,11 @@ static bool overlaps(const char *root, const char *dir)
     return policy_path_at_or_beneath(r, dir) || policy_path_at_or_beneath(dir, r);
 }
 
-/* A writable root of the policy that reaches the directory holding the
- * group, or NULL.  From there the workload could raise the group's limits
- * or move itself out of it (cgroup.procs of the common ancestor). */
-static const char *writable_over_group(const struct sandbox_ctx *ctx, const struct cgroup_group *g)
+/* A writable root of the policy that reaches `dir`, the directory holding
+ * the group, or NULL.  From there the workload could raise the group's
+ * limits or move itself out of it (cgroup.procs of the common ancestor). */
+static const char *writable_over_group(const struct sandbox_ctx *ctx, const char *dir)
 {
-    char parent[PATH_MAX];
-    snprintf(parent, sizeof parent, "%s", g->path);
-    const char *dir = dirname(parent);
     if (policy_mode_writes_cwd(ctx->policy->mode) && overlaps(ctx->cwd, dir))
         return ctx->cwd;
     const struct string_list *w = &ctx->policy->allowed_write_paths;
@@ -75,11 +72,11 @@ static const char *writable_over_group(const struct sandbox_ctx *ctx, const stru
     return NULL;
 }
 
-int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *ctx, bool own_userns,
-                           bool kill_switch, char *err, size_t errlen)
+int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool kill_switch,
+                          struct limits_plan *out, char *err, size_t errlen)
 {
-    *l = (struct sandbox_limits){.want = ctx->policy->limits, .report_fd = ctx->report_fd};
-    const struct policy_limits *w = &l->want;
+    *out = (struct limits_plan){.want = ctx->policy->limits};
+    const struct policy_limits *w = &out->want;
     struct rlimit nofile;
     if (w->open_files && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_max != RLIM_INFINITY &&
         w->open_files > nofile.rlim_max) {
@@ -91,23 +88,26 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
     bool nproc_ok = own_userns && geteuid() != 0;
     unsigned pure = needed_controllers(w, false), need = needed_controllers(w, nproc_ok);
     char why[1024] = "";
-    bool pids = false; /* the group has pids.max */
-    if (pure || kill_switch)
-        pids = (l->grouped = cgroup_make(pure, &l->group, why, sizeof why) == 0) && (pure & CGROUP_PIDS);
-    if (!l->grouped && pure != need && (need || kill_switch))
-        l->grouped = cgroup_make(need, &l->group, why, sizeof why) == 0;
-    const char *over = l->grouped ? writable_over_group(ctx, &l->group) : NULL;
+    if ((pure || kill_switch) && cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
+        out->grouped = true;
+        out->controllers = pure;
+    }
+    if (!out->grouped && pure != need && (need || kill_switch) &&
+        cgroup_where(need, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
+        out->grouped = true;
+        out->controllers = need;
+    }
+    const char *over = out->grouped ? writable_over_group(ctx, out->group_dir) : NULL;
     if (over) {
         /* Not a group the workload can write: none at all, and the
          * limits that need one are refused below, naming the path. */
-        cgroup_end(&l->group);
-        l->grouped = pids = false;
+        out->grouped = false;
+        out->controllers = 0;
         snprintf(why, sizeof why, "the policy makes '%s' writable, which reaches the group's cgroup directory; "
                  "leave the cgroup file system out of the writable paths", over);
     }
-    if (l->grouped && configure(l, pids, err, errlen) != 0)
-        return -1;
-    if (w->memory_bytes && !l->grouped)
+    bool pids = out->grouped && (out->controllers & CGROUP_PIDS);
+    if (w->memory_bytes && !out->grouped)
         return refuse("memoryBytes", "memory", why, "", err, errlen);
     if (w->processes && !pids && !nproc_ok)
         return refuse("processes", "pids", why,
@@ -116,8 +116,63 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
                       err, errlen);
     /* The sandbox's init has the workload's uid in the namespace: it counts too. */
     if (w->processes && !pids)
-        l->nproc = w->processes + 1;
+        out->nproc = w->processes + 1;
     return 0;
+}
+
+enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out, bool own_userns,
+                                           bool kill_switch)
+{
+    struct limits_plan plan;
+    char err[SANDBOX_ERROR_MAX];
+    if (sandbox_limits_decide(ctx, own_userns, kill_switch, &plan, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    const struct policy_limits *w = &plan.want;
+    if (w->open_files)
+        sandbox_explain_add(ctx, out, "limit", "openFiles", "openFiles %llu: RLIMIT_NOFILE", w->open_files);
+    if (w->processes && plan.nproc)
+        sandbox_explain_add(ctx, out, "limit", "processes", "processes %llu: RLIMIT_NPROC in the sandbox's user "
+                            "namespace", w->processes);
+    else if (w->processes)
+        sandbox_explain_add(ctx, out, "limit", "processes", "processes %llu: pids.max of a cgroup v2 group in %s",
+                            w->processes, plan.group_dir);
+    if (w->memory_bytes)
+        sandbox_explain_add(ctx, out, "limit", "memoryBytes", "memoryBytes %llu: memory.max of a cgroup v2 group "
+                            "in %s (no swap beyond it; reached, the whole tree is killed)", w->memory_bytes,
+                            plan.group_dir);
+    return SANDBOX_OK;
+}
+
+int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *ctx, bool own_userns,
+                           bool kill_switch, char *err, size_t errlen)
+{
+    *l = (struct sandbox_limits){.want = ctx->policy->limits, .report_fd = ctx->report_fd};
+    struct limits_plan plan;
+    if (sandbox_limits_decide(ctx, own_userns, kill_switch, &plan, err, errlen) != 0)
+        return -1;
+    l->nproc = plan.nproc;
+    if (!plan.grouped)
+        return 0;
+    char why[1024];
+    bool needed = plan.controllers != 0; /* else only the kill switch */
+    if (cgroup_make(plan.controllers, &l->group, why, sizeof why) != 0) {
+        if (!needed)
+            return 0;
+        snprintf(err, errlen, "limits: cannot make the cgroup v2 group: %s", why);
+        return -1;
+    }
+    l->grouped = true;
+    /* Made where decided (the writable-root check was of that directory). */
+    char made[PATH_MAX];
+    snprintf(made, sizeof made, "%s", l->group.path);
+    if (strcmp(dirname(made), plan.group_dir) != 0) {
+        snprintf(err, errlen, "limits: the cgroup v2 group was made in %s, not in %s as decided", l->group.path,
+                 plan.group_dir);
+        cgroup_end(&l->group);
+        l->grouped = false;
+        return -1;
+    }
+    return configure(l, (plan.controllers & CGROUP_PIDS) != 0, err, errlen);
 }
 
 pid_t sandbox_limits_fork(const struct sandbox_limits *l, bool *joined)

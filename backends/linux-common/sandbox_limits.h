@@ -30,6 +30,28 @@ struct sandbox_limits {
     int report_fd;                  /* the caller's --refusal-report, or -1 */
 };
 
+/* How each limit will be bounded (sandbox_limits_decide): made nothing. */
+struct limits_plan {
+    struct policy_limits want;      /* the policy's */
+    bool grouped;                   /* a group will be made, in group_dir */
+    unsigned controllers;           /* enum cgroup_controller bits it needs */
+    char group_dir[PATH_MAX];
+    unsigned long long nproc;       /* RLIMIT_NPROC for the workload, 0: none */
+};
+
+/*
+ * prepare()'s decision, and --explain's: the same checks (the hard limit of
+ * open files, where a group could be made, a writable root over it), making
+ * nothing.  0, or -1 with the launch's refusal in err.
+ */
+int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool kill_switch,
+                          struct limits_plan *out, char *err, size_t errlen);
+
+/* --explain: one "limit" item per limit, saying how it will be bounded, or
+ * the launch's refusal (sandbox_fail). */
+enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out, bool own_userns,
+                                           bool kill_switch);
+
 /*
  * In prepare(): choose how each limit is bounded and make the group.
  * `own_userns`: the workload runs in a user namespace of its own (linux-ns).

@@ -4,8 +4,9 @@
  * (mount_policy_roots, mount_policy_merged), and how a path fares under
  * the layers it stacks, in its order (mount_policy.c's header): a read
  * denial's mask on top, then a write denial's read-only bind, the private
- * /proc and /dev, the kernel filesystems made read-only, the writable
- * roots, and the whole tree read-only at the bottom; the sockets
+ * /proc and /dev, the policy's scratch tmpfs (scratch_tmp_decide), the
+ * kernel filesystems made read-only, the writable roots, and the whole
+ * tree read-only at the bottom; the sockets
  * host_ipc_each_socket() finds and the /proc files
  * kernel_fs_each_proc_masked() finds, which a launch covers with
  * /dev/null.  Nothing is mounted; the launch's first steps run in a child
@@ -24,6 +25,7 @@
 
 #include "host_ipc.h"
 #include "linux_ns.h"
+#include "sandbox_limits.h"
 
 /* A socket host_ipc_mask_sockets would cover with /dev/null. */
 struct masked_socket {
@@ -38,6 +40,7 @@ struct plan {
     struct sandbox_ctx *ctx;
     const char **roots, **write_denied, **read_denied;
     bool netns;
+    struct scratch_plan scratch;
     struct masked_socket sockets[MASKED_SOCKETS_MAX];
     size_t n_sockets;
     struct sandbox_explain *out;
@@ -91,6 +94,11 @@ static bool decide_write(const struct plan *pl, const char *path, char *rule, si
         snprintf(rule, n, "/dev is private and minimal: %s", ok ? "this device or /dev/shm (a private tmpfs) is "
                  "writable" : "only null, zero, full, random, urandom, tty, pts and shm are there");
         return ok;
+    }
+    if ((d = scratch_tmp_covering(&pl->scratch, path))) {
+        snprintf(rule, n, "scratch: %s is a private tmpfs of %llu bytes, emptied at the end", d,
+                 pl->scratch.size_bytes);
+        return true;
     }
     const char *root = innermost(path, pl->roots);
     if (!root) {
@@ -150,6 +158,11 @@ static bool decide(const struct plan *pl, const struct sandbox_query *q, char *r
         return decide_write(pl, q->path, rule, n);
     /* A socket: the connect() check (host_ipc_socket_on_writable_mount)
      * lets through one on a writable mount of the sandbox's view. */
+    const char *scratch = scratch_tmp_covering(&pl->scratch, q->path);
+    if (scratch) {
+        snprintf(rule, n, "scratch: the private tmpfs on %s hides the host's sockets there", scratch);
+        return false;
+    }
     struct stat st;
     if (stat(q->path, &st) != 0 || !S_ISSOCK(st.st_mode)) {
         snprintf(rule, n, "no socket there now");
@@ -235,7 +248,17 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
         add_denial(ctx, out, pl, "read-denied", pl->read_denied[i]);
     char rule[512];
     bool tmp = decide_write(pl, "/tmp", rule, sizeof rule);
-    sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
+    unsigned long long size = pl->scratch.size_bytes;
+    bool mib = size % (1ull << 20) == 0;
+    if (tmp && scratch_tmp_covering(&pl->scratch, "/tmp"))
+        sandbox_explain_add(ctx, out, "tmp", "/tmp", "private and writable (%llu %s), emptied at the end",
+                            mib ? size >> 20 : size, mib ? "MiB" : "bytes");
+    else
+        sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
+    for (size_t d = 0; d < pl->scratch.count; d++)
+        sandbox_explain_add(ctx, out, "scratch", pl->scratch.dirs[d], "a private tmpfs of %llu bytes, mode 1777, "
+                            "empty at the start and emptied at the end; the host's %s is out of sight",
+                            size, pl->scratch.dirs[d]);
     sandbox_explain_add(ctx, out, "dev", "/dev", "private and minimal: null, zero, full, random, urandom, tty, "
                         "a new pts instance, and shm (a private 64 MiB tmpfs)");
     sandbox_explain_add(ctx, out, "proc", "/proc", "the sandbox's own procfs (its processes only), read-only; "
@@ -275,6 +298,9 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     const char *refusal = linux_ns_unenforceable(p);
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
+    /* prepare()'s own limits decision (a full_access launch makes none). */
+    if (p->mode != POLICY_MODE_FULL_ACCESS && sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK)
+        return SANDBOX_FAIL;
     if (p->mode == POLICY_MODE_FULL_ACCESS) {
         sandbox_explain_add(ctx, out, "boundary", "", "none: full_access has nothing to enforce");
         for (size_t i = 0; i < out->query_count; i++)
@@ -296,6 +322,16 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     enum sandbox_result r = SANDBOX_OK;
     if (!pl.roots || !pl.write_denied || !pl.read_denied) {
         r = sandbox_fail(ctx, "out of memory");
+        goto out;
+    }
+    /* The init's decision, on the tree it mounts over (the host's). */
+    int host_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int sr = host_root < 0 ? -1 : scratch_tmp_decide(ctx, host_root, &pl.scratch, err, sizeof err);
+    if (host_root >= 0)
+        close(host_root);
+    if (sr != 0) {
+        r = host_root < 0 ? sandbox_fail(ctx, "scratch: cannot open /: %s", strerror(errno)) :
+                            sandbox_fail(ctx, "%s", err);
         goto out;
     }
     describe(ctx, out, &pl);

@@ -115,6 +115,18 @@ int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen);
  * directory); a working directory or writable root beneath them is refused. */
 int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd,
                       char *err, size_t errlen);
+/* What scratch_tmp_mount() will do (--explain uses it too): the directories
+ * beneath `root_fd` that get the tmpfs (/var/tmp only if a directory; none
+ * without "scratch"), or -1 and the launch's refusal in `err`. */
+struct scratch_plan {
+    const char *dirs[2];
+    size_t count;
+    unsigned long long size_bytes;
+};
+int scratch_tmp_decide(const struct sandbox_ctx *ctx, int root_fd, struct scratch_plan *out, char *err,
+                       size_t errlen);
+/* The planned scratch directory at or above `path`, or NULL. */
+const char *scratch_tmp_covering(const struct scratch_plan *plan, const char *path);
 
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or

@@ -30,6 +30,8 @@
 
 static const char *const scratch_dirs[] = {"/tmp", "/var/tmp"};
 #define SCRATCH_DIRS (sizeof scratch_dirs / sizeof scratch_dirs[0])
+_Static_assert(SCRATCH_DIRS == sizeof ((struct scratch_plan *)0)->dirs / sizeof(const char *),
+               "struct scratch_plan holds every scratch directory");
 
 /* The page the inode bound is counted in (derived, not the machine's). */
 #define SCRATCH_BYTES_PER_INODE 4096ull
@@ -55,16 +57,52 @@ static int check_not_hidden(const struct sandbox_ctx *ctx, char *err, size_t err
     return 0;
 }
 
-static int mount_one(int root_fd, const char *dir, const char *data, bool required, char *err, size_t errlen)
+/* The directory `dir` (absolute) beneath `root_fd`, if it is one: 0, or -errno. */
+static int open_mount_point(int root_fd, const char *dir, struct sp_node *node)
 {
-    struct sp_node node;
-    int e = safe_path_open(root_fd, dir + 1, &node);
-    if (e == 0 && !S_ISDIR(node.st.st_mode)) {
-        safe_path_close(&node);
+    int e = safe_path_open(root_fd, dir + 1, node);
+    if (e == 0 && !S_ISDIR(node->st.st_mode)) {
+        safe_path_close(node);
         e = -ENOTDIR;
     }
-    if (e != 0 && !required)
-        return 0; /* absent, or a symlink: nothing of the host to replace */
+    return e;
+}
+
+int scratch_tmp_decide(const struct sandbox_ctx *ctx, int root_fd, struct scratch_plan *out, char *err,
+                       size_t errlen)
+{
+    *out = (struct scratch_plan){.size_bytes = ctx->policy->scratch.size_bytes};
+    if (!ctx->policy->scratch.requested)
+        return 0;
+    if (check_not_hidden(ctx, err, errlen) != 0)
+        return -1;
+    for (size_t d = 0; d < SCRATCH_DIRS; d++) {
+        struct sp_node node;
+        int e = open_mount_point(root_fd, scratch_dirs[d], &node);
+        if (e == 0) {
+            safe_path_close(&node);
+            out->dirs[out->count++] = scratch_dirs[d];
+        } else if (d == 0) { /* /tmp is required */
+            snprintf(err, errlen, "scratch: %s cannot be the mount point of the private scratch: %s",
+                     scratch_dirs[d], strerror(-e));
+            return -1;
+        } /* else absent, or a symlink: nothing of the host to replace */
+    }
+    return 0;
+}
+
+const char *scratch_tmp_covering(const struct scratch_plan *plan, const char *path)
+{
+    for (size_t d = 0; d < plan->count; d++)
+        if (policy_path_at_or_beneath(path, plan->dirs[d]))
+            return plan->dirs[d];
+    return NULL;
+}
+
+static int mount_one(int root_fd, const char *dir, const char *data, char *err, size_t errlen)
+{
+    struct sp_node node;
+    int e = open_mount_point(root_fd, dir, &node);
     if (e != 0) {
         snprintf(err, errlen, "scratch: %s cannot be the mount point of the private scratch: %s", dir,
                  strerror(-e));
@@ -78,16 +116,14 @@ static int mount_one(int root_fd, const char *dir, const char *data, bool requir
 int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd,
                       char *err, size_t errlen)
 {
-    const struct policy_scratch *s = &ctx->policy->scratch;
-    if (!s->requested)
-        return 0;
-    if (check_not_hidden(ctx, err, errlen) != 0)
+    struct scratch_plan plan;
+    if (scratch_tmp_decide(ctx, root_fd, &plan, err, errlen) != 0)
         return -1;
     char data[160];
-    snprintf(data, sizeof data, "mode=1777,size=%llu,nr_inodes=%llu,uid=%lu,gid=%lu", s->size_bytes,
-             s->size_bytes / SCRATCH_BYTES_PER_INODE, (unsigned long)st->uid, (unsigned long)st->gid);
-    for (size_t d = 0; d < SCRATCH_DIRS; d++)
-        if (mount_one(root_fd, scratch_dirs[d], data, d == 0, err, errlen) != 0)
+    snprintf(data, sizeof data, "mode=1777,size=%llu,nr_inodes=%llu,uid=%lu,gid=%lu", plan.size_bytes,
+             plan.size_bytes / SCRATCH_BYTES_PER_INODE, (unsigned long)st->uid, (unsigned long)st->gid);
+    for (size_t d = 0; d < plan.count; d++) /* a planned one gone since is refused, not skipped */
+        if (mount_one(root_fd, plan.dirs[d], data, err, errlen) != 0)
             return -1;
     return 0;
 }

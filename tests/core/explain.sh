@@ -100,7 +100,10 @@ except OSError: print("refused")' "$s/w/sock" 2>/dev/null)
         listed=$("$SUPERVISOR" --explain=json --sandbox linux-ns --policy "$pol" | "$PY" -c 'import json,sys
 d = json.load(sys.stdin)
 print(" ".join(i["subject"] for i in d["items"] if i["kind"] == "proc-masked"))')
-        if [ -z "$listed" ]; then fail "linux-ns: no proc-masked item"
+        if [ -z "$listed" ] && [ "$(id -u)" != 0 ] && "$SUPERVISOR" --explain --sandbox linux-ns --policy "$pol" |
+                grep -q '^proc /proc: owner-only global files: refused by the kernel to this caller'; then
+            ok "linux-ns: not root: no /proc file to mask, as explained (the kernel refuses them to this uid)"
+        elif [ -z "$listed" ]; then fail "linux-ns: no proc-masked item"
         else
             # shellcheck disable=SC2086
             devs=$("$SUPERVISOR" --sandbox linux-ns --policy "$pol" -- stat -L -c '%n %t:%T' $listed /proc/version 2>&1)
@@ -171,6 +174,68 @@ for args in "--read /$bad" "--write rel/$bad" "--unix-socket /$bad" "--connect-t
     done
 done
 ok "hostile operations: no crash, no raw control byte, JSON parses"
+
+# scratch (linux-ns): a write to /tmp is allowed and lands, unless a write
+# denial on /tmp wins; a working directory under /tmp is refused by both
+# with the same message; landlock refuses the field, explain too.  The
+# workspace is in HOME: the scratch hides /tmp, where T_TMP is.
+N='"network":{"egress":false,"localBinding":false}'
+S='"scratch":{"sizeBytes":2097152}'
+case "$HOME" in /tmp | /tmp/* | /var/tmp | /var/tmp/* | "") ws= ;; *) ws=$(mktemp -d "$HOME/.has-explain-test.XXXXXX" 2>/dev/null) ;; esac
+if [ -z "$ws" ]; then echo "# scratch: no workspace outside /tmp (HOME=$HOME)"
+elif ! "$SUPERVISOR" --explain --sandbox linux-ns --policy "{\"mode\":\"read_only\",$N}" >/dev/null 2>&1; then
+    echo "# scratch: linux-ns cannot start here"
+else
+    T_TMP_SAVED=$T_TMP T_TMP=$ws
+    agree linux-ns "{\"mode\":\"workspace_write\",$N,$S}" write:/tmp/has-explain-x write:/var/tmp/has-explain-x
+    agree linux-ns "{\"mode\":\"workspace_write\",$N,$S,\"deniedWritePaths\":[\"/tmp\"]}" write:/tmp/has-explain-x
+    T_TMP=$T_TMP_SAVED
+    [ -e /tmp/has-explain-x ] && fail "scratch: the write to /tmp reached the host's /tmp"
+    v=$(cd "$ws" && "$SUPERVISOR" --explain=json --sandbox linux-ns --policy "{\"mode\":\"workspace_write\",$N,$S}" \
+        --write /tmp/has-explain-x | verdicts | cut -f3)
+    [ "$v" = allowed ] && ok "linux-ns: with scratch a write to /tmp is allowed" ||
+        fail "linux-ns: with scratch, a write to /tmp: explain said '$v'"
+    brief=$(cd "$ws" && "$SUPERVISOR" --explain=brief --sandbox linux-ns --policy "{\"mode\":\"workspace_write\",$N,$S}")
+    printf '%s\n' "$brief" | grep -q '/tmp: private and writable (2 MiB)' &&
+        ok "linux-ns: with scratch the brief says /tmp is private and writable" || fail "scratch brief: $brief"
+    for backend in linux-ns landlock; do
+        d=$(mktemp -d /tmp/has-explain-cwd.XXXXXX); chmod 755 "$d"
+        (cd "$d" && "$SUPERVISOR" --sandbox "$backend" --policy "{\"mode\":\"workspace_write\",$N,$S}" -- /bin/true) \
+            2>"$ws/run.err"; rc1=$?
+        (cd "$d" && "$SUPERVISOR" --explain --sandbox "$backend" --policy "{\"mode\":\"workspace_write\",$N,$S}") \
+            >/dev/null 2>"$ws/explain.err"; rc2=$?
+        rmdir "$d"
+        if [ $rc1 = 125 ] && [ $rc2 = 125 ] && { [ "$backend" = landlock ] || grep -q "working directory $d" "$ws/run.err"; } && cmp -s "$ws/run.err" "$ws/explain.err"; then
+            ok "$backend: scratch with a working directory under /tmp: --explain exits 125 with the launch's message"
+        else fail "$backend: scratch, cwd $d: run $rc1 '$(cat "$ws/run.err")', explain $rc2 '$(cat "$ws/explain.err")'"; fi
+    done
+    rm -rf "$ws"
+fi
+
+# limits: explain names each limit's mechanism, or refuses (125) with the
+# very message of a launch (a host without a usable cgroup v2 group).
+for backend in linux-ns landlock; do
+    "$SUPERVISOR" --explain --sandbox "$backend" --policy "{\"mode\":\"read_only\",$N}" >/dev/null 2>&1 || continue
+    for lim in openFiles:64 processes:512 memoryBytes:268435456; do
+        pol="{\"mode\":\"read_only\",$N,\"limits\":{\"${lim%%:*}\":${lim#*:}}}"
+        did=$(cd "$T_TMP" && "$SUPERVISOR" --sandbox "$backend" --policy "$pol" -- sh -c 'ulimit -n' 2>"$T_TMP/run.err"); rc1=$?
+        said=$(cd "$T_TMP" && "$SUPERVISOR" --explain --sandbox "$backend" --policy "$pol" 2>"$T_TMP/explain.err"); rc2=$?
+        item=$(printf '%s\n' "$said" | sed -n "s/^limit ${lim%%:*}: //p")
+        case "$lim" in
+            openFiles:*) want='^openFiles 64: RLIMIT_NOFILE' ;;
+            processes:*) want='^processes 512: (pids.max of a cgroup v2 group|RLIMIT_NPROC in the sandbox.s user namespace)'
+                         [ "$backend" = linux-ns ] && [ "$(id -u)" != 0 ] && ! grep -q pids.max <<<"$item" &&
+                             want="^processes 512: RLIMIT_NPROC in the sandbox's user namespace" ;;
+            memoryBytes:*) want='^memoryBytes 268435456: memory.max of a cgroup v2 group' ;;
+        esac
+        if [ $rc1 = 125 ] && [ $rc2 = 125 ] && [ -s "$T_TMP/run.err" ] && cmp -s "$T_TMP/run.err" "$T_TMP/explain.err"; then
+            ok "$backend: limits.${lim%%:*} refused here: --explain exits 125 with the launch's message"
+        elif [ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -Eq "$want" <<<"$item" &&
+             { [ "${lim%%:*}" != openFiles ] || [ "$did" = 64 ]; }; then
+            ok "$backend: limits.${lim%%:*} as explained: $item"
+        else fail "$backend: limits.${lim%%:*}: run $rc1 '$did' '$(cat "$T_TMP/run.err")', explain $rc2 '$item' '$(cat "$T_TMP/explain.err")'"; fi
+    done
+done
 
 # A launch refused is refused the same way by --explain (same message, 125).
 pol='{"mode":"workspace_write","allowedWritePaths":["/nonexistent/has-explain"],"network":{"egress":false,"localBinding":false}}'
