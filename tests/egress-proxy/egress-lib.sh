@@ -122,3 +122,24 @@ while n>0:
     c=blk[:min(n,len(blk))]; h.update(c); n-=len(c)
 print(h.hexdigest())' "$1" "$2"
 }
+
+# sshd_config_for DIR ADDRESS PORT USER: an sshd configuration in DIR
+# (host_key, authorized_keys there) listening on ADDRESS:PORT for USER's
+# key only, printed on stdout.
+sshd_config_for() {
+    cat <<EOF
+ListenAddress $2
+Port $3
+HostKey $1/host_key
+PidFile $1/sshd.pid
+AuthorizedKeysFile $1/authorized_keys
+StrictModes no
+UsePAM no
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+AllowUsers $4
+LogLevel VERBOSE
+EOF
+}

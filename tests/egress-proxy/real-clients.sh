@@ -420,21 +420,7 @@ if have_tool "$SSHD" openssh-server && have_tool ssh openssh-client && have_tool
     is_root && [ ! -d /run/sshd ] && mkdir -p -m 755 /run/sshd
     for _try in 1 2 3; do
         SSH_PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-        cat >"$SD/sshd_config" <<EOF
-ListenAddress 127.0.0.1
-Port $SSH_PORT
-HostKey $SD/host_key
-PidFile $SD/sshd.pid
-AuthorizedKeysFile $SD/authorized_keys
-StrictModes no
-UsePAM no
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-AllowUsers $SSH_USER
-LogLevel VERBOSE
-EOF
+        sshd_config_for "$SD" 127.0.0.1 "$SSH_PORT" "$SSH_USER" >"$SD/sshd_config"
         "$SSHD" -D -e -f "$SD/sshd_config" 2>"$SD/log" &
         SSHD_PID=$!
         for _ in $(seq 50); do

@@ -214,21 +214,7 @@ if have_tool "$SSHD" openssh-server && have_tool ssh openssh-client && have_tool
     chmod 600 "$SD/host_key" "$SD/client_key"
     SSH_USER=$(id -un)
     is_root && [ ! -d /run/sshd ] && mkdir -p -m 755 /run/sshd
-    cat >"$SD/sshd_config" <<EOF
-ListenAddress 1.1.1.2
-Port 22
-HostKey $SD/host_key
-PidFile $SD/sshd.pid
-AuthorizedKeysFile $SD/authorized_keys
-StrictModes no
-UsePAM no
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-AllowUsers $SSH_USER
-LogLevel VERBOSE
-EOF
+    sshd_config_for "$SD" 1.1.1.2 22 "$SSH_USER" >"$SD/sshd_config"
     "$SSHD" -D -e -f "$SD/sshd_config" 2>"$SD/log" &
     SSHD_PID=$!
     for _ in $(seq 50); do grep -q 'Server listening' "$SD/log" && break; sleep 0.1; done
