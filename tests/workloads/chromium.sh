@@ -42,9 +42,13 @@ entry() {
     [ "$RC" != 0 ] && ! printf '%s' "$OUT" | grep -q served-locally &&
         ok "$1: without --no-sandbox Chromium does not start (its own sandbox cannot be nested)" ||
         fail "$1: Chromium started with its own sandbox (exit $RC): update the README"
+    # The relay from the workspace: the source tree may lie under /tmp,
+    # which the policy's scratch hides inside (CI's unprivileged build).
+    cp "$RELAY" "$WS/proxy-auth-relay.py"
     wl_run "$1" "$(wl_policy "$1" "$ORIGIN_PORT" true)" "set -e
-/usr/bin/python3 $RELAY $WS/relay.port & relay=\$!
-while [ ! -s $WS/relay.port ]; do sleep 0.05; done
+/usr/bin/python3 $WS/proxy-auth-relay.py $WS/relay.port & relay=\$!
+for i in \$(seq 200); do [ -s $WS/relay.port ] && break; sleep 0.05; done
+[ -s $WS/relay.port ] || { echo 'the proxy-auth relay did not start' >&2; exit 1; }
 px=\"--proxy-server=127.0.0.1:\$(cat $WS/relay.port) --proxy-bypass-list=<-loopback>\"
 chromium $(flags b) --no-sandbox \$px --dump-dom $url
 chromium $(flags c) --no-sandbox \$px --screenshot=$WS/shot.png --window-size=800,600 $url

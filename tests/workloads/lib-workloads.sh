@@ -66,15 +66,19 @@ wl_policy() {
 # wl_run BACKEND POLICY SCRIPT: SCRIPT under sh in the sandbox at the top of
 # WS, HOME in the workspace; TMPDIR is the scratch /tmp on linux-ns and a
 # workspace directory on landlock.  Sets RC, OUT, ERR.
+# Seconds one entry's run may take (each passes in under 15 here).
+WL_TIMEOUT=${WL_TIMEOUT:-180}
+
 wl_run() {
     local be=$1 pol=$2 tmp=/tmp
     [ "$be" = landlock ] && tmp=$WS/.tmp
     local envs=(HOME="$WS/.home" TMPDIR="$tmp" PATH="$PATH" LANG=C.UTF-8)
     cd "$WS" || exit 2
     mkdir -p "$WS/.home" "$WS/.tmp"
+    # Bounded: a tool that hangs fails its entry (timeout's 124), never the suite.
     case $be in
-    linux-ns) "$SUPERVISOR" --policy "$pol" -- /usr/bin/env "${envs[@]}" /bin/sh -c "$3" ;;
-    landlock) on_blocked_host "$SUPERVISOR" --sandbox landlock --policy "$pol" -- \
+    linux-ns) timeout -k 5 "$WL_TIMEOUT" "$SUPERVISOR" --policy "$pol" -- /usr/bin/env "${envs[@]}" /bin/sh -c "$3" ;;
+    landlock) on_blocked_host timeout -k 5 "$WL_TIMEOUT" "$SUPERVISOR" --sandbox landlock --policy "$pol" -- \
         /usr/bin/env "${envs[@]}" /bin/sh -c "$3" ;;
     esac >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
     RC=$?
