@@ -396,7 +396,7 @@ static int one_entry(int listener, const struct seccomp_notif *req, const struct
 {
     struct side s;
     char text[MAX_PATH];
-    if (c->op == OP_CREATE && (c->flags & (O_PATH | __O_TMPFILE)))
+    if (c->op == OP_CREATE && (c->flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))))
         return PASS; /* O_PATH ignores O_CREAT; O_TMPFILE makes no entry */
     if (c->op == OP_CREATE && (c->flags & O_DIRECTORY))
         return -EINVAL; /* the kernel's answer to O_CREAT | O_DIRECTORY */

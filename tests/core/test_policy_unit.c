@@ -72,8 +72,8 @@ static void test_scratch(void)
     static const char *const docs[] = {
         "{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false}}",
         "{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false},\"scratch\":{}}",
-        "{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false},"
-        "\"scratch\":{\"sizeBytes\":3145728}}",
+        ("{\"mode\":\"read_only\",\"network\":{\"egress\":false,\"localBinding\":false},"
+         "\"scratch\":{\"sizeBytes\":3145728}}"),
     };
     static const unsigned long long sizes[] = {0, POLICY_SCRATCH_DEFAULT_BYTES, 3145728};
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
