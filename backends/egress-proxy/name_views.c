@@ -93,9 +93,14 @@ static int place(int mnt, const char *name, const char *target, char *err, size_
     int rc = tree < 0 ? -1
                       : (int)syscall(SYS_move_mount, tree, "", dst, "",
                                      MNTAPI_MOVE_MOUNT_F_EMPTY_PATH | MNTAPI_MOVE_MOUNT_T_EMPTY_PATH);
+    /* Cloning a file out of a detached mount (open_tree on the fsmount()
+     * tree) is refused with EINVAL by older kernels (Debian 12's 6.1). */
     if (rc != 0)
-        snprintf(err, errlen, "%s: cannot mount the sandbox's own over it (%s): %s", target,
-                 tree < 0 ? "open_tree" : "move_mount", strerror(errno));
+        snprintf(err, errlen, "%s: cannot mount the sandbox's own over it (%s): %s%s", target,
+                 tree < 0 ? "open_tree" : "move_mount", strerror(errno),
+                 tree < 0 && errno == EINVAL ? " (this kernel cannot clone from a detached mount: the transparent "
+                                               "front-end needs a newer kernel, verified on 6.18; use http or socks5)"
+                                             : "");
     if (tree >= 0)
         close(tree);
     close(dst);
