@@ -126,7 +126,12 @@ _Static_assert(O_CREAT == 0100, "O_CREAT is 0100 on every architecture the build
 #define DIR_BIT_A 040000
 #define DIR_BIT_B 0200000
 _Static_assert(O_DIRECTORY == DIR_BIT_A || O_DIRECTORY == DIR_BIT_B, "O_DIRECTORY is one of the two");
-#define LISTING(fl, bit) {{(fl), (bit) | O_CREAT | TMPFILE_BIT | O_ACCMODE, (bit)}}, 1
+/* The access mode's two bits, spelt out: musl's O_ACCMODE also holds
+ * O_PATH (its O_SEARCH), glibc's does not, and a cross build's generator
+ * and its target must build the same program. */
+#define ACCESS_MODE_BITS 03
+_Static_assert((O_ACCMODE & ACCESS_MODE_BITS) == ACCESS_MODE_BITS, "the access mode is the two low bits");
+#define LISTING(fl, bit) {{(fl), (bit) | O_CREAT | TMPFILE_BIT | ACCESS_MODE_BITS, (bit)}}, 1
 
 static const struct rule rules[] = {
     /* ---- policy ---- */
