@@ -214,7 +214,7 @@ void broker_init_run(pid_t workload, int status_fd, int link, const struct conne
     pools_to_remove = rules ? rules->anchors : NULL;
     /* The status pipe, the link, the report, the limits' descriptors, and
      * the anchors the broker acts from. */
-    static int keep[3 + 8 + ENTRY_BROKER_MAX_FDS];
+    static int keep[3 + CGROUP_KEPT_FDS + ENTRY_BROKER_MAX_FDS];
     keep[0] = status_fd;
     keep[1] = link;
     keep[2] = report_fd;

@@ -395,6 +395,7 @@ void cgroup_end(const struct cgroup_group *g)
 size_t cgroup_fds(const struct cgroup_group *g, int *fds)
 {
     const int all[] = {g->parent_fd, g->kill_fd, g->events_fd, g->memory_events_fd, g->pids_events_fd};
+    _Static_assert(sizeof all / sizeof all[0] == CGROUP_KEPT_FDS, "CGROUP_KEPT_FDS counts them");
     size_t n = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i] >= 0)

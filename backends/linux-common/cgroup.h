@@ -73,8 +73,11 @@ bool cgroup_kill(const struct cgroup_group *g);
  * it.  For the keeper, once the supervisor has gone. */
 void cgroup_end(const struct cgroup_group *g);
 
-/* The group's descriptors the middle process keeps (at most 6), sorted
- * or not; returns how many. */
+/* How many descriptors of the group the middle process keeps, at most:
+ * the parent directory, cgroup.kill, cgroup.events, memory.events and
+ * pids.events. */
+#define CGROUP_KEPT_FDS 5
+/* Those descriptors into fds[], in no order; returns how many. */
 size_t cgroup_fds(const struct cgroup_group *g, int *fds);
 
 #endif

@@ -87,7 +87,7 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
     /* The kernel exempts a task of the host's uid 0 from RLIMIT_NPROC. */
     bool nproc_ok = own_userns && geteuid() != 0;
     unsigned pure = needed_controllers(w, false), need = needed_controllers(w, nproc_ok);
-    char why[1024] = "";
+    char why[SANDBOX_ERROR_MAX] = "";
     if ((pure || kill_switch) && cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
         out->grouped = true;
         out->controllers = pure;
@@ -153,7 +153,7 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
     l->nproc = plan.nproc;
     if (!plan.grouped)
         return 0;
-    char why[1024];
+    char why[SANDBOX_ERROR_MAX];
     bool needed = plan.controllers != 0; /* else only the kill switch */
     if (cgroup_make(plan.controllers, &l->group, why, sizeof why) != 0) {
         if (!needed)

@@ -71,7 +71,7 @@ pid_t sandbox_limits_fork(const struct sandbox_limits *l, bool *joined);
 int sandbox_limits_enter(const struct sandbox_limits *l, bool joined, char *err, size_t errlen);
 
 /* The group's descriptors the middle process keeps for sandbox_limits_end()
- * (at most 6; the report is kept by broker_init_run itself). */
+ * (at most CGROUP_KEPT_FDS; the report is kept by broker_init_run itself). */
 size_t sandbox_limits_fds(const struct sandbox_limits *l, int *fds);
 
 /* The middle process, once the workload ended: tell the caller which limit
