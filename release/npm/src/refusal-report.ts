@@ -7,11 +7,16 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
+/** RFC 3339 UTC with milliseconds. */
+const Time = Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` });
+/** Lines the writer could not write just before this one. */
+const Dropped = Type.Integer({ minimum: 0 });
+
 export const EgressRefusalSchema = Type.Object(
     {
         event: Type.Literal("egress-refused"),
         /** RFC 3339 UTC with milliseconds. */
-        time: Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` }),
+        time: Time,
         /** The front-end the workload used ("dns": the transparent front-end's resolver refused a name). */
         frontEnd: Type.Union([
             Type.Literal("http"),
@@ -33,15 +38,12 @@ export const EgressRefusalSchema = Type.Object(
         /** The sentence the workload's client was given. */
         reason: Type.String(),
         /** Lines the supervisor could not write (the reader was behind) just before this one. */
-        dropped: Type.Integer({ minimum: 0 }),
+        dropped: Dropped,
     },
     { additionalProperties: false },
 );
 
 export type EgressRefusal = Static<typeof EgressRefusalSchema>;
-
-const Time = Type.String({ pattern: String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$` });
-const Dropped = Type.Integer({ minimum: 0 });
 
 /** The connect() broker refused a Unix socket (an abstract address as "@name"). */
 export const UnixConnectRefusalSchema = Type.Object(
