@@ -159,6 +159,11 @@ make_workspace() {
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+# Whether the running kernel is Linux $1.$2 or later.
+kernel_at_least() {
+    local have; have=$(uname -r)
+    [ "$(printf '%s\n%s\n' "$1.$2" "${have%%-*}" | sort -V | head -n1)" = "$1.$2" ]
+}
 
 # launches N FLOOR: how many times to run a loop of N launches that looks
 # for a rare event (a leak, a lost signal, a won race).  N here; under

@@ -254,6 +254,12 @@ static int fork_keeper(const struct cgroup_group *g, char *why, size_t whylen)
 static int place(unsigned controllers, struct cgroup_group *g, char *dir, size_t dirlen, char *why, size_t whylen)
 {
     char mnt[PATH_MAX], own[PATH_MAX], err[256];
+    /* Without cgroup.kill no single write ends the whole tree; said here,
+     * before a launch relies on a group it could not make. */
+    if (!kernel_at_least(5, 14)) {
+        snprintf(why, whylen, "the group's kill switch, cgroup.kill, needs Linux >= 5.14");
+        return -1;
+    }
     int found = mountinfo_each(mount_is_cgroup2, mnt, err, sizeof err);
     if (found <= 0) {
         snprintf(why, whylen, "%s", found < 0 ? err : "no cgroup2 file system is mounted");

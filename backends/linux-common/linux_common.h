@@ -22,6 +22,7 @@
  *   keyring.c        a fresh session keyring
  *   mountinfo.c      the mount table; which filesystems are kernel interfaces
  *   paths.c          the message for a policy path that does not resolve
+ *   kernel_release.c whether the kernel is at least a given release
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.
@@ -48,6 +49,10 @@ int caps_drop_all(char *err, size_t errlen);
 int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
 /* The same for keep[] in any order (sorted in place; -1 entries ignored). */
 int fd_close_except_unsorted(int *keep, size_t n, char *err, size_t errlen);
+
+/* kernel_release.c: whether uname(2) names Linux major.minor or later (a
+ * release it cannot read: no). */
+bool kernel_at_least(unsigned major, unsigned minor);
 
 /* fd_pass.c: one descriptor (-1: none) and a tag byte over a socket pair.
  * fd_pass_receive() returns 1 when the peer closed without sending. */

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "linux_common.h"
 #include "policy_paths.h"
 #include "sandbox_limits.h"
 
@@ -84,8 +85,10 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
                  "lower it, or raise the caller's (ulimit -Hn)", w->open_files, (unsigned long long)nofile.rlim_max);
         return -1;
     }
-    /* The kernel exempts a task of the host's uid 0 from RLIMIT_NPROC. */
-    bool nproc_ok = own_userns && geteuid() != 0;
+    /* The kernel exempts a task of the host's uid 0 from RLIMIT_NPROC, and
+     * before 5.14 counts every process of the caller's uid against it, not
+     * the sandbox's user namespace alone. */
+    bool nproc_ok = own_userns && geteuid() != 0 && kernel_at_least(5, 14);
     unsigned pure = needed_controllers(w, false), need = needed_controllers(w, nproc_ok);
     char why[SANDBOX_ERROR_MAX] = "";
     if ((pure || kill_switch) && cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
@@ -111,8 +114,9 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
         return refuse("memoryBytes", "memory", why, "", err, errlen);
     if (w->processes && !pids && !nproc_ok)
         return refuse("processes", "pids", why,
-                      own_userns ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
-                                 : "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone",
+                      !own_userns ? "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone"
+                      : geteuid() == 0 ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
+                                       : "; RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14",
                       err, errlen);
     /* The sandbox's init has the workload's uid in the namespace: it counts too. */
     if (w->processes && !pids)

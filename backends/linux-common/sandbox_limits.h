@@ -5,7 +5,8 @@
  *   processes    pids.max of the sandbox's cgroup v2 group; without one,
  *                RLIMIT_NPROC counted in the sandbox's own user namespace
  *                (linux-ns, a caller other than root: the kernel exempts
- *                uid 0 of the host);
+ *                uid 0 of the host; Linux >= 5.14: before, it counts the
+ *                caller's every process);
  *   memoryBytes  memory.max of the group (memory.swap.max 0, memory.oom.group 1);
  *   openFiles    RLIMIT_NOFILE of the workload, on any host.
  *

@@ -22,7 +22,8 @@ lim() { printf '{"mode":"workspace_write","network":{"egress":false,"localBindin
 mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 can_group() {
-    [ -n "$mnt" ] && [ -n "$own" ] || return 1
+    # The group's kill switch, cgroup.kill, is Linux 5.14's.
+    kernel_at_least 5 14 && [ -n "$mnt" ] && [ -n "$own" ] || return 1
     local d
     for d in "$mnt${own%/}" "$mnt$(dirname "$own")"; do
         [ -w "$d/cgroup.procs" ] && grep -qw "$1" "$d/cgroup.subtree_control" 2>/dev/null && return 0
@@ -65,10 +66,12 @@ print("not killed")' >"$T_TMP/out" 2>"$T_TMP/err"
         expect_rc 125 "$b: memoryBytes without a cgroup v2 memory controller is refused"
         expect_err 'limits.memoryBytes needs a cgroup v2 group.*systemd-run --user --scope -p Delegate=yes' \
             "$b: the refusal names the cause and the fix"
+        kernel_at_least 5 14 || expect_err 'cgroup.kill, needs Linux >= 5.14' "$b: before Linux 5.14 the cause is cgroup.kill's absence"
     fi
 
     # processes: pids.max, RLIMIT_NPROC in linux-ns's user namespace, or 125.
-    if can_group pids || { [ "$b" = linux-ns ] && ! is_root; }; then
+    # RLIMIT_NPROC counts the user namespace alone from Linux 5.14.
+    if can_group pids || { [ "$b" = linux-ns ] && ! is_root && kernel_at_least 5 14; }; then
         marker="has-limits-bomb-$$-$b"
         exec 5>"$T_TMP/report"
         timeout 40 "$SUPERVISOR" --sandbox "$b" --refusal-report 5 --policy "$(lim '{"processes":20}')" -- "$PY" -c '
@@ -116,14 +119,30 @@ PYEOF
         run_sup "$(lim '{"processes":20}')" --sandbox "$b" -- true
         expect_rc 125 "$b: processes without a pids controller (or RLIMIT_NPROC in a user namespace) is refused"
         expect_err 'limits.processes needs a cgroup v2 group' "$b: the refusal names the cause and the fix"
+        [ "$b" = linux-ns ] && ! is_root && ! kernel_at_least 5 14 &&
+            expect_err 'RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14' "$b: before 5.14 RLIMIT_NPROC is said not to count the sandbox alone"
     fi
 done
+
+# The kernel-release checks, on this host too: under the UNAME26
+# personality uname(2) names a 2.6 release, older than 5.14.
+if kernel_at_least 5 14 && setarch --uname-2.6 true 2>/dev/null; then
+    OUT=$(setarch --uname-2.6 "$SUPERVISOR" --sandbox linux-ns --policy "$(lim '{"memoryBytes":67108864}')" -- true 2>&1)
+    RC=$?
+    [ "$RC" = 125 ] && ok "an older release: memoryBytes is refused (125)" || fail "an older release: memoryBytes: rc $RC: $OUT"
+    expect_out 'cgroup.kill, needs Linux >= 5.14' "an older release: the refusal names cgroup.kill's absence"
+    OUT=$(setarch --uname-2.6 "$SUPERVISOR" --sandbox linux-ns --policy "$(lim '{"processes":20}')" -- true 2>&1)
+    RC=$?
+    [ "$RC" = 125 ] && ok "an older release: processes is refused (125)" || fail "an older release: processes: rc $RC: $OUT"
+    is_root || expect_out 'RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14' \
+        "an older release: RLIMIT_NPROC is said not to count the sandbox alone"
+fi
 
 # Landlock's orphans: with a group (any cgroup v2 hierarchy the caller may
 # write, controllers or not), nothing survives SIGKILL of the supervisor.
 case " $backends " in *" landlock "*)
     marker="has-limits-orphan-$$"
-    if [ -n "$mnt" ] && { [ -w "$mnt${own%/}/cgroup.procs" ] || [ -w "$mnt$(dirname "$own")/cgroup.procs" ]; }; then
+    if kernel_at_least 5 14 && [ -n "$mnt" ] && { [ -w "$mnt${own%/}/cgroup.procs" ] || [ -w "$mnt$(dirname "$own")/cgroup.procs" ]; }; then
         "$SUPERVISOR" --sandbox landlock --policy "$(lim '{}')" -- setsid "$PY" -c 'import time; time.sleep(300)' "$marker" 2>/dev/null &
         sup=$!
         for i in $(seq 50); do pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null && break; sleep 0.1; done
