@@ -62,6 +62,11 @@ void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen)
               "fix: sysctl -w user.max_user_namespaces=15000";
     else if (error == ENOSPC)
         why = "the limit on user namespaces is reached (user.max_user_namespaces) or namespaces nest too deep";
+    /* Writing the namespace's own limits (userns_limits.c) where /proc/sys
+     * is mounted read-only: a container runtime's masked /proc. */
+    else if (error == EROFS)
+        why = "/proc/sys is read-only here (a container runtime's /proc); fix: run the container with "
+              "--security-opt systempaths=unconfined";
     else if (sysctl_first("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == '1')
         why = "AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+: "
               "kernel.apparmor_restrict_unprivileged_userns = 1); fix: install an AppArmor profile for "

@@ -67,7 +67,7 @@ static int read_counter(const char *name, long *value, char *err, size_t errlen)
     if (fd >= 0)
         close(fd);
     if (n <= 0) {
-        snprintf(err, errlen, "linux-ns: cannot read the caller's limit %s: %s", path,
+        snprintf(err, errlen, "cannot read the caller's limit %s: %s", path,
                  n == 0 ? "empty" : strerror(e));
         return -1;
     }
@@ -76,7 +76,7 @@ static int read_counter(const char *name, long *value, char *err, size_t errlen)
     errno = 0;
     *value = strtol(text, &end, 10);
     if (errno || end == text || (*end && *end != '\n') || *value < 0 || *value > INT_MAX) {
-        snprintf(err, errlen, "linux-ns: the caller's limit %s is not a count: '%.20s'", path, text);
+        snprintf(err, errlen, "the caller's limit %s is not a count: '%.20s'", path, text);
         return -1;
     }
     return 0;
@@ -107,8 +107,13 @@ int userns_limits_write(char *err, size_t errlen)
         if (fd >= 0)
             close(fd);
         if (n != len) {
-            snprintf(err, errlen, "linux-ns: cannot bound user.%s to %ld in the sandbox's user namespace (%s): %s",
-                     counters[i].name, sandbox_value[i], path, n < 0 ? strerror(e) : "short write");
+            /* A container's /proc/sys is read-only (EROFS): the message
+             * then says which option lifts that, or which backend needs
+             * no namespace. */
+            char step[160];
+            snprintf(step, sizeof step, "cannot bound user.%s to %ld in the sandbox's user namespace (%s)",
+                     counters[i].name, sandbox_value[i], path);
+            kernel_diag_userns(step, n < 0 ? e : EIO, err, errlen);
             return -1;
         }
     }

@@ -24,6 +24,27 @@ expect_err "fix: sysctl -w user\.max_user_namespaces=" "the fix is named"
 expect_one_line_error "user namespaces disabled"
 [ -e "$MARK" ] && fail "the target ran without a sandbox" || ok "the target did not run"
 
+# A container runtime's /proc/sys is read-only: the sandbox's own per-user
+# counters cannot be bounded there.  Reproduced with a read-only bind of
+# /proc/sys in a user and mount namespace of our own.
+MARK="$T_TMP/marker-rosys"
+unshare -Urm bash -c '
+    mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || exit 99
+    "$1" --policy "$2" -- /bin/sh -c "touch \"$3\""' _ "$SUPERVISOR" "$P" "$MARK" \
+    >"$T_TMP/out" 2>"$T_TMP/err"
+RC=$?
+ERR=$(cat "$T_TMP/err")
+if [ "$RC" = 99 ]; then
+    ok "no read-only bind of /proc/sys in a user namespace here: the read-only /proc/sys case is not reproduced"
+else
+    expect_rc 125 "read-only /proc/sys"
+    expect_err "cannot bound user\.max_inotify_instances .*Read-only file system: /proc/sys is read-only here" "the cause is named"
+    expect_err "fix: run the container with --security-opt systempaths=unconfined; or, without namespaces: --sandbox landlock" \
+        "the fix and the backend without namespaces are named"
+    expect_one_line_error "read-only /proc/sys"
+    [ -e "$MARK" ] && fail "the target ran with /proc/sys read-only" || ok "the target did not run"
+fi
+
 # A kernel without what the connect() check needs (Linux < 5.6): refused,
 # never run with host sockets left open.  Without openat2 (a filter around
 # the supervisor) every AF_UNIX connect is refused instead.
