@@ -165,6 +165,15 @@ kernel_at_least() {
     [ "$(printf '%s\n%s\n' "$1.$2" "${have%%-*}" | sort -V | head -n1)" = "$1.$2" ]
 }
 
+# scaled_seconds N: a time limit of N seconds here, times
+# HAS_TEST_TIME_SCALE under emulation (tests/kernels/guest-suite; a value
+# that is not a positive integer counts as 1).
+scaled_seconds() {
+    local k=${HAS_TEST_TIME_SCALE:-1}
+    case $k in '' | *[!0-9]* | 0) k=1 ;; esac
+    echo $(($1 * k))
+}
+
 # launches N FLOOR: how many times to run a loop of N launches that looks
 # for a rare event (a leak, a lost signal, a won race).  N here; under
 # emulation, where tests/kernels/guest-suite sets HAS_LAUNCH_SCALE=K

@@ -347,7 +347,8 @@ def a_meta_broker(hostfile, *denied):
     open("src/own", "w").close()
     os.chmod("src/own", 0o640)
     os.utime("src/own", (631152000, 631152000))
-    os.setxattr("src/own", "user.mine", b"1")
+    if os.environ.get("LL_USER_XATTRS") != "0":  # the file system takes them (lib-landlock.sh)
+        os.setxattr("src/own", "user.mine", b"1")
     st = os.stat("src/own")
     print("broker alive" if (st.st_mode & 0o777, st.st_mtime) == (0o640, 631152000) else "broker broken")
 

@@ -41,7 +41,7 @@ host_unchanged() {
     [ "$(snapshot)" = "$BEFORE" ] && ok "host's denied files and the outside unchanged: $1" ||
         fail "host changed by: $1: $(diff <(echo "$BEFORE") <(snapshot) | head -5 | tr '\n' ' ')"
 }
-T=(timeout 20)
+T=(timeout "$(scaled_seconds 20)")
 
 # 1. A denied entry in a directory the launch did not pin (past the cap):
 # renamed out into the top level (the broker's side), then on into a
@@ -140,7 +140,7 @@ def flip():
         os.dup2(top, slot)
 th = threading.Thread(target=flip)
 th.start()
-for i in range(1500):
+for i in range(int(os.environ["FLIPS"])):
     libc.mkdirat(slot, b"pre-commit", 0o755)
     fd = libc.openat(slot, b"pre-commit", os.O_CREAT | os.O_WRONLY, 0o755)
     if fd >= 0:
@@ -152,7 +152,8 @@ stop = True
 th.join()
 print("flipped")
 PY
-ll_run "$POL" -- "${T[@]}" "$PY" "$T_TMP/fdflip.py"
+# (Under emulation fewer rounds: launches in tests/lib.sh.)
+ll_run "$POL" -- "${T[@]}" env FLIPS="$(launches 1500 150)" "$PY" "$T_TMP/fdflip.py"
 expect_out '^flipped$' "the descriptor-flipping thread ran"
 expect_absent "$WS/.git/hooks/pre-commit" "a hook made through a flipped descriptor"
 host_unchanged "a descriptor flipped under the call"
@@ -187,9 +188,9 @@ done
 # 6. A flood: many threads calling the broker at once; the run still ends
 # in time and the next launch works.
 cat >"$T_TMP/flood.py" <<'PY'
-import os, threading
+import os, sys, threading
 def work(n):
-    for i in range(300):
+    for i in range(int(sys.argv[1])):
         name = "f%d" % n
         try:
             os.close(os.open(name, os.O_CREAT | os.O_WRONLY, 0o644))
@@ -202,7 +203,7 @@ ts = [threading.Thread(target=work, args=(n,)) for n in range(32)]
 [t.join() for t in ts]
 print("flood done")
 PY
-ll_run "$POL" -- "${T[@]}" "$PY" "$T_TMP/flood.py"
+ll_run "$POL" -- "${T[@]}" "$PY" "$T_TMP/flood.py" "$(launches 300 30)"
 expect_out '^flood done$' "32 threads of brokered calls finish"
 ll_run "$POL" -- /bin/true
 expect_rc 0 "a launch after the flood"
