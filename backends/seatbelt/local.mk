@@ -13,6 +13,10 @@ SBPL_GENERATOR_SOURCES = \
 	backends/seatbelt/sbpl_profile.h backends/seatbelt/sbpl_profile.c \
 	backends/seatbelt/sandbox_spi.h
 
+# The Darwin glue: the hooks (seatbelt_darwin.c) and --explain.
+SEATBELT_DARWIN_SOURCES = backends/seatbelt/seatbelt.h backends/seatbelt/seatbelt_darwin.c \
+	backends/seatbelt/seatbelt_explain.c
+
 noinst_LIBRARIES += backends/seatbelt/libsbpl.a
 backends_seatbelt_libsbpl_a_SOURCES = $(SBPL_GENERATOR_SOURCES)
 backends_seatbelt_libsbpl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
@@ -32,14 +36,14 @@ if DYNAMIC_BACKENDS
 # Developer build: one module the core dlopen()s.  A libtool module cannot
 # link the non-PIC archive above, so it compiles the generator itself.
 backendmod_LTLIBRARIES += backends/seatbelt.la
-backends_seatbelt_la_SOURCES = backends/seatbelt/seatbelt_darwin.c $(SBPL_GENERATOR_SOURCES)
+backends_seatbelt_la_SOURCES = $(SEATBELT_DARWIN_SOURCES) $(SBPL_GENERATOR_SOURCES)
 backends_seatbelt_la_SOURCES += core/policy_paths.h core/policy_paths.c
 backends_seatbelt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt -DHAS_BACKEND_MODULE
 backends_seatbelt_la_LDFLAGS = -module -avoid-version -shared
 else
 # Release build: linked into the binary and listed in the static table.
 noinst_LIBRARIES += backends/seatbelt/libseatbelt_backend.a
-backends_seatbelt_libseatbelt_backend_a_SOURCES = backends/seatbelt/seatbelt_darwin.c
+backends_seatbelt_libseatbelt_backend_a_SOURCES = $(SEATBELT_DARWIN_SOURCES)
 backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
 # libpolicy.a (and what it needs) again: the generator calls into it, and
 # archives resolve left to right.

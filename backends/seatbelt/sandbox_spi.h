@@ -18,10 +18,17 @@ int sandbox_init(const char *profile, uint64_t flags, char **errorbuf);
 void sandbox_free_error(char *errorbuf);
 
 /* Private.  With a NULL operation and type SANDBOX_FILTER_NONE (0):
- * non-zero when process `pid` is already inside a sandbox. */
+ * non-zero when process `pid` is already inside a sandbox.  With an
+ * operation ("file-read-data") and SANDBOX_FILTER_PATH (1), then a path:
+ * 0 when the sandbox `pid` is in allows that operation on the path, 1 when
+ * it denies it, -1 on error. */
 int sandbox_check(pid_t pid, const char *operation, int type, ...);
+/* A flag libsandbox exports, ORed into sandbox_check's type: the check
+ * files no violation report. */
+extern const int SANDBOX_CHECK_NO_REPORT;
 
 #define SEATBELT_PROFILE_STRING 0 /* sandbox_init flags: profile is SBPL text */
 #define SEATBELT_FILTER_NONE 0    /* sandbox_check type: no filter argument */
+#define SEATBELT_FILTER_PATH 1    /* sandbox_check type: a path follows */
 
 #endif

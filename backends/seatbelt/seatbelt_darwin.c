@@ -18,6 +18,7 @@
  *            reproduces the workload's status from it; the child goes on.
  *   harden   sandbox_init(profile).  Irreversible; everything after it, in
  *            this process and every descendant, is confined.
+ *   explain  seatbelt_explain.c.
  */
 #include "config.h"
 
@@ -39,6 +40,7 @@
 #include "sandbox_spi.h"
 #include "sbpl_canon.h"
 #include "sbpl_profile.h"
+#include "seatbelt.h"
 
 struct seatbelt_state {
     char *profile; /* NULL: full_access, nothing to install */
@@ -54,9 +56,7 @@ static enum sandbox_result seatbelt_prepare(struct sandbox_ctx *ctx)
     if (ctx->policy->mode == POLICY_MODE_FULL_ACCESS)
         return SANDBOX_OK; /* no profile is installed, so nesting is moot */
     if (sandbox_check(getpid(), NULL, SEATBELT_FILTER_NONE) != 0)
-        return sandbox_fail(ctx, "the supervisor is already running inside a Seatbelt sandbox, "
-                                 "and sandbox profiles do not nest, so this policy cannot be "
-                                 "enforced; start the supervisor from an unsandboxed process");
+        return sandbox_fail(ctx, SEATBELT_NESTED_MESSAGE);
     struct seatbelt_state *st = calloc(1, sizeof *st);
     if (!st)
         return sandbox_fail(ctx, "out of memory for the seatbelt backend state");
@@ -66,32 +66,37 @@ static enum sandbox_result seatbelt_prepare(struct sandbox_ctx *ctx)
 
 /* ttyname() of descriptors 0-2 that are terminals: the workload may keep
  * writing to the terminal it was started on. */
-static size_t find_terminals(char names[3][256], const char *ptrs[3])
+static size_t find_terminals(struct seatbelt_terminals *t)
 {
     size_t n = 0;
     for (int fd = 0; fd <= 2; fd++) {
-        if (!isatty(fd) || ttyname_r(fd, names[n], sizeof names[n]) != 0)
+        if (!isatty(fd) || ttyname_r(fd, t->names[n], sizeof t->names[n]) != 0)
             continue;
-        ptrs[n] = names[n];
+        t->ptrs[n] = t->names[n];
         n++;
     }
     return n;
 }
 
-static enum sandbox_result build_profile(struct sandbox_ctx *ctx, struct seatbelt_state *st)
+void seatbelt_input(struct sandbox_ctx *ctx, struct seatbelt_terminals *t, struct sbpl_input *in)
 {
-    char names[3][256];
-    const char *terminals[3];
-    struct sbpl_input in = {
+    *in = (struct sbpl_input){
         .policy = ctx->policy,
         .cwd = ctx->cwd,
         .proxy_ports = ctx->loopback_grants,
         .proxy_port_count = ctx->loopback_grant_count,
-        .terminals = terminals,
-        .terminal_count = find_terminals(names, terminals),
+        .terminals = t->ptrs,
+        .terminal_count = find_terminals(t),
         .canon = sbpl_canonicalize,
         .canon_arg = NULL,
     };
+}
+
+static enum sandbox_result build_profile(struct sandbox_ctx *ctx, struct seatbelt_state *st)
+{
+    struct seatbelt_terminals t;
+    struct sbpl_input in;
+    seatbelt_input(ctx, &t, &in);
     char err[SANDBOX_ERROR_MAX];
     switch (sbpl_profile_build(&in, &st->profile, err, sizeof err)) {
     case SBPL_OK:
@@ -191,5 +196,5 @@ SANDBOX_BACKEND_DEFINE(seatbelt_backend) = {
     .prepare = seatbelt_prepare,
     .enter = seatbelt_enter,
     .harden = seatbelt_harden,
-    .explain = sandbox_explain_noop, /* not yet: README "Explain mode" */
+    .explain = seatbelt_explain,
 };

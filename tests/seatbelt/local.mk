@@ -31,7 +31,8 @@ tests_seatbelt_seatbelt_glue_unit_SOURCES = \
 	tests/seatbelt/test_glue.c tests/seatbelt/shim/darwin_shim.h \
 	tests/seatbelt/fixtures.h tests/seatbelt/fixtures.c \
 	tests/seatbelt/sbpl_reader.h tests/seatbelt/sbpl_reader.c \
-	backends/seatbelt/seatbelt_darwin.c core/sandbox_ctx.c
+	tests/seatbelt/sbpl_eval.h tests/seatbelt/sbpl_eval.c \
+	$(SEATBELT_DARWIN_SOURCES) core/sandbox_ctx.c
 tests_seatbelt_seatbelt_glue_unit_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/tests/seatbelt \
 	-I$(top_srcdir)/tests/seatbelt/shim -DSEATBELT_DARWIN_SHIM

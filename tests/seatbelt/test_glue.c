@@ -21,6 +21,8 @@
 #include "darwin_shim.h"
 #include "fixtures.h"
 #include "sandbox_spi.h"
+#include "explain_collect.h"
+#include "sbpl_eval.h"
 #include "sbpl_reader.h"
 #include "../cunit_run.h"
 
@@ -51,9 +53,36 @@ void sandbox_free_error(char *errorbuf)
     free(errorbuf);
 }
 
+const int SANDBOX_CHECK_NO_REPORT = 0x4000; /* any bit the filter types leave free */
+static int path_checks;                    /* sandbox_check calls with a path */
+
+/* With a path: the verdict of the profile the (child) process installed,
+ * read by sbpl_reader and decided by the model of Seatbelt (sbpl_eval.h)
+ * under both readings of precedence, which must agree; -1 otherwise. */
+static int check_path(pid_t pid, const char *operation, int type, const char *path)
+{
+    path_checks++;
+    if (pid != getpid() || type != (SEATBELT_FILTER_PATH | SANDBOX_CHECK_NO_REPORT) || !installed)
+        return -1;
+    struct sbpl_read r;
+    if (sbpl_read(installed, &r) != 0)
+        return -1;
+    struct sbpl_request q = {.operation = operation, .path = path};
+    enum sbpl_verdict last = sbpl_eval(&r, &q, SBPL_LAST_MATCH_WINS), deny = sbpl_eval(&r, &q, SBPL_DENY_OVERRIDES);
+    sbpl_read_free(&r);
+    return last != deny || last == SBPL_EVAL_UNKNOWN ? -1 : last == SBPL_EVAL_DENY;
+}
+
 int sandbox_check(pid_t pid, const char *operation, int type, ...)
 {
-    return pid == getpid() && operation == NULL && type == SEATBELT_FILTER_NONE && fake_sandboxed;
+    if (operation) {
+        va_list ap;
+        va_start(ap, type);
+        const char *path = va_arg(ap, const char *);
+        va_end(ap);
+        return check_path(pid, operation, type, path);
+    }
+    return pid == getpid() && type == SEATBELT_FILTER_NONE && fake_sandboxed;
 }
 
 int seatbelt_shim_ptrace(int request, pid_t pid, caddr_t addr, int data)
@@ -73,7 +102,7 @@ static void reset(enum policy_mode mode)
 {
     fake_sandboxed = fake_init_rc = fake_ptrace_rc = 0;
     fake_init_error = NULL;
-    init_calls = free_error_calls = ptrace_calls = ptrace_request = 0;
+    init_calls = free_error_calls = ptrace_calls = ptrace_request = path_checks = 0;
     free(installed);
     installed = NULL;
     fixture_init(&fx, mode);
@@ -234,6 +263,143 @@ static void test_proxy_child_fails_closed_without_deny_attach(void)
     run_proxy_split(-1, 0);
 }
 
+/* ---- --explain -------------------------------------------------------- */
+
+#define QUERY(k, p) {.kind = (k), .given = (p), .path = (p)}
+
+static const char *const explain_names[] = {"seatbelt"};
+static struct explain_collect collected;
+static size_t collected_queries;
+
+static void free_collected(void)
+{
+    for (size_t i = 0; i < collected.count; i++)
+        free(collected.items[i].kind), free(collected.items[i].subject), free(collected.items[i].how);
+    for (size_t i = 0; collected.answers && i < collected_queries; i++)
+        free(collected.answers[i].rule);
+    free(collected.items);
+    free(collected.answers);
+    collected = (struct explain_collect){.names = explain_names};
+}
+
+/* seatbelt_backend.explain() on the fixture with `queries`. */
+static enum sandbox_result run_explain(const struct sandbox_query *queries, size_t n)
+{
+    free_collected();
+    collected.answers = calloc(n + 1, sizeof *collected.answers);
+    collected_queries = n;
+    struct sandbox_explain out = {.queries = queries, .query_count = n, .core = &collected};
+    return seatbelt_backend.explain(&ctx, &out);
+}
+
+static bool said(const char *kind, const char *subject)
+{
+    for (size_t i = 0; i < collected.count; i++)
+        if (strcmp(collected.items[i].kind, kind) == 0 && strcmp(collected.items[i].subject, subject) == 0)
+            return true;
+    return false;
+}
+
+static void expect_answer(size_t i, enum sandbox_verdict v, const char *rule_part)
+{
+    const struct explain_answer *a = &collected.answers[i];
+    CU_ASSERT_EQUAL(a->verdict, v);
+    if (a->verdict != v || (rule_part && (!a->rule || !strstr(a->rule, rule_part))))
+        fprintf(stderr, "\n  answer %zu: verdict %d, rule '%s' (wanted %d, '%s')\n", i, a->verdict,
+                a->rule ? a->rule : "", v, rule_part ? rule_part : "");
+    if (rule_part)
+        CU_ASSERT(a->rule && strstr(a->rule, rule_part));
+}
+
+/* The file verdicts are Seatbelt's, asked in a confined child: here the
+ * fakes answer with the model of the profile that child installed, and
+ * the supervisor itself installs nothing. */
+static void test_explain_files_from_the_confined_child(void)
+{
+    reset(POLICY_MODE_WORKSPACE_WRITE);
+    ctx.cwd = "/tmp/has-ws";
+    fx.policy.denied_write_paths = FIXTURE_LIST("/tmp/has-ws/.git");
+    fx.policy.denied_read_paths = FIXTURE_LIST("/tmp/has-ws/.env");
+    const struct sandbox_query q[] = {
+        QUERY(SANDBOX_QUERY_READ, "/usr/lib/libc.so"), QUERY(SANDBOX_QUERY_READ, "/tmp/has-ws/.env"),
+        QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/new.c"), QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/.git/config"),
+        QUERY(SANDBOX_QUERY_WRITE, "/usr/lib/evil"), QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/.env"),
+    };
+    CU_ASSERT_EQUAL_FATAL(run_explain(q, 6), SANDBOX_OK);
+    expect_answer(0, SANDBOX_VERDICT_ALLOWED, "file-read-data allowed");
+    expect_answer(1, SANDBOX_VERDICT_REFUSED, "read-denied \"/tmp/has-ws/.env\"");
+    expect_answer(2, SANDBOX_VERDICT_ALLOWED, "file-write-create allowed; writable root \"/tmp/has-ws\"");
+    expect_answer(3, SANDBOX_VERDICT_REFUSED, "write-denied \"/tmp/has-ws/.git\"");
+    expect_answer(4, SANDBOX_VERDICT_REFUSED, "beneath no writable root");
+    expect_answer(5, SANDBOX_VERDICT_REFUSED, "write-denied \"/tmp/has-ws/.env\"");
+    CU_ASSERT_EQUAL(init_calls, 0);  /* the supervisor stays unconfined */
+    CU_ASSERT_EQUAL(path_checks, 0); /* the questions were the child's */
+    CU_ASSERT(said("writable", "/tmp/has-ws"));
+    CU_ASSERT(said("write-denied", "/tmp/has-ws/.git"));
+    CU_ASSERT(said("read-denied", "/tmp/has-ws/.env"));
+    CU_ASSERT(said("network", ""));
+}
+
+/* A write-denied path's parent inside the writable root is guarded: its
+ * own entry cannot be replaced, though a new name beside it can. */
+static void test_explain_guarded_ancestor(void)
+{
+    reset(POLICY_MODE_WORKSPACE_WRITE);
+    ctx.cwd = "/tmp/has-ws";
+    fx.policy.denied_write_paths = FIXTURE_LIST("/tmp/has-ws/a/b/hook");
+    const struct sandbox_query q[] = {QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/a"),
+                                      QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/a/other")};
+    CU_ASSERT_EQUAL_FATAL(run_explain(q, 2), SANDBOX_OK);
+    expect_answer(0, SANDBOX_VERDICT_REFUSED, "a directory on the way to a write-denied path");
+    expect_answer(1, SANDBOX_VERDICT_ALLOWED, "writable root");
+    CU_ASSERT(said("write-denied", "/tmp/has-ws/a"));
+}
+
+static void test_explain_network(void)
+{
+    const struct sandbox_query q[] = {{.kind = SANDBOX_QUERY_CONNECT, .given = "example.com:443",
+                                       .host = "example.com", .host_len = 11, .port = 443},
+                                      QUERY(SANDBOX_QUERY_UNIX, SBPL_DNS_SOCKET),
+                                      QUERY(SANDBOX_QUERY_UNIX, "/tmp/has-ws/s.sock")};
+    reset(POLICY_MODE_READ_ONLY);
+    CU_ASSERT_EQUAL_FATAL(run_explain(q, 3), SANDBOX_OK);
+    expect_answer(0, SANDBOX_VERDICT_REFUSED, "egress: false");
+    expect_answer(1, SANDBOX_VERDICT_REFUSED, "no Unix socket");
+    reset(POLICY_MODE_READ_ONLY);
+    fx.policy.network.egress = true;
+    CU_ASSERT_EQUAL_FATAL(run_explain(q, 3), SANDBOX_OK);
+    expect_answer(0, SANDBOX_VERDICT_ALLOWED, "any IP destination");
+    expect_answer(1, SANDBOX_VERDICT_ALLOWED, "name resolution");
+    expect_answer(2, SANDBOX_VERDICT_REFUSED, "no Unix socket");
+    /* Under a proxy no front-end is bound: the proxy decides connections. */
+    reset(POLICY_MODE_READ_ONLY);
+    fx.policy.network.egress = fx.policy.network.has_outgoing_proxy = true;
+    CU_ASSERT_EQUAL_FATAL(run_explain(q, 1), SANDBOX_OK);
+    expect_answer(0, SANDBOX_VERDICT_NONE, NULL);
+    CU_ASSERT_EQUAL(path_checks, 0);
+}
+
+static void test_explain_refuses_as_prepare_does(void)
+{
+    const struct sandbox_query q[] = {QUERY(SANDBOX_QUERY_READ, "/etc/hosts")};
+    reset(POLICY_MODE_READ_ONLY);
+    fake_sandboxed = 1;
+    CU_ASSERT_EQUAL(run_explain(q, 1), SANDBOX_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ctx.error, "do not nest"));
+    reset(POLICY_MODE_READ_ONLY);
+    fx.policy.denied_write_paths = FIXTURE_LIST("/a\nb");
+    CU_ASSERT_EQUAL(run_explain(q, 1), SANDBOX_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ctx.error, "cannot build the Seatbelt profile: deniedWritePaths[0]"));
+    /* A child that cannot confine itself answers nothing: explain fails. */
+    reset(POLICY_MODE_READ_ONLY);
+    fake_init_rc = -1;
+    CU_ASSERT_EQUAL(run_explain(q, 1), SANDBOX_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ctx.error, "gave 0 of 1 answers"));
+    reset(POLICY_MODE_FULL_ACCESS);
+    CU_ASSERT_EQUAL_FATAL(run_explain(q, 1), SANDBOX_OK);
+    expect_answer(0, SANDBOX_VERDICT_ALLOWED, "full_access");
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -249,12 +415,17 @@ int main(void)
         !CU_add_test(s, "proxy without ports fails", test_proxy_without_ports_fails) ||
         !CU_add_test(s, "proxy: workload is a hardened child", test_proxy_runs_the_workload_as_a_child) ||
         !CU_add_test(s, "proxy: child fails closed without PT_DENY_ATTACH",
-                     test_proxy_child_fails_closed_without_deny_attach)) {
+                     test_proxy_child_fails_closed_without_deny_attach) ||
+        !CU_add_test(s, "explain: file verdicts from a confined child", test_explain_files_from_the_confined_child) ||
+        !CU_add_test(s, "explain: a guarded ancestor", test_explain_guarded_ancestor) ||
+        !CU_add_test(s, "explain: network", test_explain_network) ||
+        !CU_add_test(s, "explain: refuses as prepare does", test_explain_refuses_as_prepare_does)) {
         fprintf(stderr, "seatbelt_glue_unit: cannot register the tests: %s\n", CU_get_error_msg());
         CU_cleanup_registry();
         return 1;
     }
     int rc = cunit_run_registry();
+    free_collected();
     free(installed);
     return rc;
 }
