@@ -1,8 +1,10 @@
 /*
  * explain.c — the landlock backend under --explain (backend.h): prepare()'s
- * checks, the lists its ruleset is made of (fs_lists_build, fs_lists_check)
- * and each path's fate under those rules (fs_ruleset_decide), a socket's
- * under the broker's rules (socket_rules_init).  No ruleset is created.
+ * checks, the lists its ruleset is made of (fs_lists_build), the walks that
+ * make it run without a ruleset (fs_ruleset_plan: its refusals, and which
+ * directories on the way to a denial the broker pins), each path's fate
+ * under those rules (fs_ruleset_decide), a socket's under the broker's
+ * rules (socket_rules_init).  No ruleset, pool or descriptor is made.
  */
 #include "config.h"
 
@@ -18,10 +20,11 @@
 
 /* The broker's own check on the socket at `path`, as connect_broker.c runs
  * it on the inode it opened. */
-static bool judge_socket(const struct fs_lists *fs, bool egress_open, const char *path, char *rule, size_t n)
+static bool judge_socket(const struct fs_lists *fs, const struct fs_anchors *pinned, bool egress_open,
+                         const char *path, char *rule, size_t n)
 {
     char why[600];
-    if (!fs_ruleset_decide(fs, path, false, why, sizeof why)) {
+    if (!fs_ruleset_decide(fs, pinned, path, false, why, sizeof why)) {
         snprintf(rule, n, "cannot be reached: %s", why);
         return false;
     }
@@ -43,7 +46,8 @@ static bool judge_socket(const struct fs_lists *fs, bool egress_open, const char
     return rc == 0;
 }
 
-static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct fs_lists *fs)
+static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct fs_lists *fs,
+                  const struct fs_anchors *pinned)
 {
     const struct sandbox_query *q = &out->queries[i];
     const struct policy_network *net = &ctx->policy->network;
@@ -57,11 +61,12 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
             sandbox_explain_verdict(ctx, out, i, false, "egress: false: no IP socket can be made");
         return; /* with a proxy: only its loopback ports; the proxy decides */
     case SANDBOX_QUERY_UNIX:
-        sandbox_explain_verdict(ctx, out, i, judge_socket(fs, egress_open, q->path, rule, sizeof rule), "%s", rule);
+        sandbox_explain_verdict(ctx, out, i, judge_socket(fs, pinned, egress_open, q->path, rule, sizeof rule), "%s",
+                                rule);
         return;
     default:
-        sandbox_explain_verdict(ctx, out, i, fs_ruleset_decide(fs, q->path, q->kind == SANDBOX_QUERY_WRITE, rule,
-                                                               sizeof rule), "%s", rule);
+        sandbox_explain_verdict(ctx, out, i, fs_ruleset_decide(fs, pinned, q->path, q->kind == SANDBOX_QUERY_WRITE,
+                                                               rule, sizeof rule), "%s", rule);
     }
 }
 
@@ -93,7 +98,8 @@ static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *o
     }
 }
 
-static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct fs_lists *fs, int abi)
+static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct fs_lists *fs,
+                     const struct fs_anchors *pinned, int abi)
 {
     const struct policy_network *net = &ctx->policy->network;
     char rule[1024];
@@ -110,7 +116,7 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const
     for (size_t i = 0; i < fs->mount_count; i++)
         sandbox_explain_add(ctx, out, "write-denied", fs->mounts[i], "a kernel or device mount beneath a writable "
                             "root: left out of the write grant");
-    bool tmp = fs_ruleset_decide(fs, "/tmp", true, rule, sizeof rule);
+    bool tmp = fs_ruleset_decide(fs, pinned, "/tmp", true, rule, sizeof rule);
     sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
     sandbox_explain_add(ctx, out, "dev", "/dev", "the host's, but only null, zero, full, random, urandom, tty and "
                         "the caller's own terminal can be opened");
@@ -147,19 +153,27 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     struct fs_lists fs;
     if (fs_lists_build(ctx, &fs, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
-    /* fs_ruleset_add()'s first step: what a launch refuses before any rule. */
-    if (fs_lists_check(&fs, err, sizeof err) != 0) {
+    /* fs_ruleset_add()'s walks, making nothing: what a launch refuses on
+     * the way, and which directories the broker pins (layered under
+     * linux-ns: no broker, none). */
+    struct fs_anchors pinned;
+    if (fs_anchors_init(&pinned) != 0) {
         fs_lists_free(&fs);
-        return sandbox_fail(ctx, "%s", err);
+        return sandbox_fail(ctx, "out of memory planning the Landlock ruleset");
     }
+    pinned.plan = true;
+    enum sandbox_result rc = SANDBOX_OK;
+    if ((layered ? fs_lists_check(&fs, err, sizeof err) : fs_ruleset_plan(abi, &fs, &pinned, err, sizeof err)) != 0)
+        rc = sandbox_fail(ctx, "%s", err);
     /* prepare()'s limits decision, after the ruleset's, with the kill switch. */
-    if (sandbox_limits_explain(ctx, out, false, true) != SANDBOX_OK) {
-        fs_lists_free(&fs);
-        return SANDBOX_FAIL;
+    else if (sandbox_limits_explain(ctx, out, false, true) != SANDBOX_OK)
+        rc = SANDBOX_FAIL;
+    else {
+        describe(ctx, out, &fs, &pinned, abi);
+        for (size_t i = 0; i < out->query_count; i++)
+            judge(ctx, out, i, &fs, &pinned);
     }
-    describe(ctx, out, &fs, abi);
-    for (size_t i = 0; i < out->query_count; i++)
-        judge(ctx, out, i, &fs);
+    fs_anchors_close(&pinned);
     fs_lists_free(&fs);
-    return SANDBOX_OK;
+    return rc;
 }

@@ -33,10 +33,9 @@
 
 /* Descriptors the broker may hold: each anchor one, each pool of
  * directories one, the pools of files the rest. */
-#define MAX_ANCHORS 128
 #define POOL_PER_ANCHOR 48
-#define POOL_TOTAL (ENTRY_BROKER_MAX_FDS - MAX_ANCHORS - ENTRY_MAX_DIR_POOLS)
-_Static_assert(MAX_ANCHORS < ENTRY_BROKER_MAX_FDS, "the broker keeps them all");
+#define POOL_TOTAL (ENTRY_BROKER_MAX_FDS - FS_MAX_ANCHORS - ENTRY_MAX_DIR_POOLS)
+_Static_assert(FS_MAX_ANCHORS < ENTRY_BROKER_MAX_FDS, "the broker keeps them all");
 
 /* The first component of `denied` beneath `dir` (into buf). */
 static const char *first_component(const char *dir, const char *denied, char *buf, size_t size)
@@ -114,17 +113,19 @@ int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const c
                     size_t n, bool write, char *err, size_t errlen)
 {
     struct entry_anchor *a = find(s, st);
-    if (!a && s->set.count == MAX_ANCHORS)
+    if (!a && s->set.count == FS_MAX_ANCHORS)
         return 0; /* beyond it, a directory stays as Landlock alone leaves it (README) */
     if (!a) {
         a = &s->set.items[s->set.count];
-        *a = (struct entry_anchor){.fd = fcntl(fd, F_DUPFD_CLOEXEC, 3), .dev = st->st_dev, .ino = st->st_ino};
-        if (a->fd < 0) {
+        *a = (struct entry_anchor){.fd = s->plan ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3), .dev = st->st_dev,
+                                   .ino = st->st_ino};
+        if (a->fd < 0 && !s->plan) {
             snprintf(err, errlen, "cannot keep the directory %s for the broker: %s", path, strerror(errno));
             return -1;
         }
         if (!(s->paths[s->set.count] = strdup(path))) {
-            close(a->fd);
+            if (a->fd >= 0)
+                close(a->fd);
             snprintf(err, errlen, "out of memory noting the directory %s", path);
             return -1;
         }
@@ -193,9 +194,17 @@ int fs_anchors_pools(struct fs_anchors *s, int ruleset, uint64_t rights, char *e
 int fs_anchors_init(struct fs_anchors *s)
 {
     memset(s, 0, sizeof *s);
-    s->set.items = calloc(MAX_ANCHORS, sizeof *s->set.items);
-    s->paths = calloc(MAX_ANCHORS, sizeof *s->paths);
+    s->set.items = calloc(FS_MAX_ANCHORS, sizeof *s->set.items);
+    s->paths = calloc(FS_MAX_ANCHORS, sizeof *s->paths);
     return s->set.items && s->paths ? 0 : -1;
+}
+
+bool fs_anchors_pinned(const struct fs_anchors *s, const char *path)
+{
+    for (size_t i = 0; i < s->set.count; i++)
+        if (strcmp(s->paths[i], path) == 0)
+            return true;
+    return false;
 }
 
 void fs_anchors_free_names(char **names)
@@ -209,7 +218,8 @@ void fs_anchors_close(struct fs_anchors *s)
 {
     for (size_t i = 0; s->set.items && i < s->set.count; i++) {
         struct entry_anchor *a = &s->set.items[i];
-        close(a->fd);
+        if (a->fd >= 0)
+            close(a->fd);
         for (size_t j = 0; j < a->pool_count; j++)
             close(a->pool[j]);
         free(a->pool);

@@ -75,8 +75,8 @@ struct walk {
 static int add_rule(struct walk *w, int fd, const struct stat *st, const char *path)
 {
     uint64_t rights = S_ISDIR(st->st_mode) ? w->rights : w->rights & FILE_RIGHTS;
-    if (!rights)
-        return 0;
+    if (!rights || w->ruleset < 0)
+        return 0; /* nothing granted, or a plan (fs_ruleset_plan): no rule made */
     struct landlock_path_beneath_attr rule = {.allowed_access = rights, .parent_fd = fd};
     if (landlock_add_rule(w->ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule) == 0)
         return 0;
@@ -286,12 +286,17 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
                           .anchors = anchors, .writes = true, .err = err, .errlen = errlen};
     if (rc == 0)
         rc = grant_roots(&writes, l, l->no_write, false, excl);
-    if (rc == 0 && anchors)
+    if (rc == 0 && anchors && ruleset >= 0)
         rc = fs_anchors_pools(anchors, ruleset, handled & FILE_RIGHTS, err, errlen);
     free(excl);
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);
     return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
+}
+
+int fs_ruleset_plan(int abi, const struct fs_lists *l, struct fs_anchors *plan, char *err, size_t errlen)
+{
+    return fs_ruleset_add(-1, abi, l, plan, err, errlen);
 }
 
 /* A denial lies strictly beneath `dir`: grant() gave `dir` no rule of its
@@ -326,7 +331,8 @@ static bool own_terminal_grants(const char *path, bool write, char *rule, size_t
     return false;
 }
 
-bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n)
+bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path, bool write,
+                       char *rule, size_t n)
 {
     /* A rule on the inode itself: Landlock adds it to whatever else applies. */
     if (own_terminal_grants(path, write, rule, n))
@@ -358,6 +364,13 @@ bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, c
     }
     const char *way = (write && !exists) || (!write && exists && S_ISDIR(st.st_mode)) ?
                       on_the_way(dir, denied, write) : NULL;
+    if (way && !fs_anchors_pinned(pinned, dir)) {
+        /* fs_anchors_note()'s cap, or no broker (layered under linux-ns). */
+        snprintf(rule, n, "\"%s\" is on the way to \"%s\" and not among the %d directories the broker pins: as "
+                 "Landlock alone leaves it, %s", dir, way, FS_MAX_ANCHORS, write ? "no entry is made there" :
+                 "it is not listed");
+        return false;
+    }
     if (way && !write) {
         /* fs_anchors_note(): the broker opens it for listing (entry_broker.c). */
         snprintf(rule, n, "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's name "

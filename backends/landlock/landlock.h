@@ -57,11 +57,17 @@ int fs_open_no_symlinks(const char *path);
 
 /* fs_anchors.c: the directories on the way to a denied path, pinned for
  * the broker (entry_broker.h). */
+/* At most this many are pinned; beyond, a directory on the way stays as
+ * Landlock alone leaves it (README). */
+#define FS_MAX_ANCHORS 128
 struct fs_anchors {
     struct entry_anchors set;
     char **paths;               /* of each anchor, for messages and the pools' paths */
+    bool plan;                  /* noted only (fs_ruleset_plan): no descriptor kept */
 };
 int fs_anchors_init(struct fs_anchors *s);
+/* Whether the directory `path` (normal form) is one of the anchors. */
+bool fs_anchors_pinned(const struct fs_anchors *s, const char *path);
 /* Directory `fd` (at `path`, stat `st`) is on the way to excl[0..n):
  * `write` in a writable root (the broker makes entries there; the names
  * leading to excl are kept), else on the way to a read denial (listed). */
@@ -96,9 +102,17 @@ uint64_t fs_rights_handled(int abi);
  * not noted), with their pools. */
 int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anchors *anchors, char *err,
                    size_t errlen);
+/* The same walks without a ruleset, for --explain: which directories the
+ * broker would pin (into `plan`, initialised with plan->plan set) and the
+ * refusals a launch would meet on the way; no rule, pool or descriptor is
+ * made or kept. */
+int fs_ruleset_plan(int abi, const struct fs_lists *l, struct fs_anchors *plan, char *err, size_t errlen);
 /* What those rules give `path` (absolute, normal form): true when it may
- * be written (`write`) or read, and the rule that decides in rule[n]. */
-bool fs_ruleset_decide(const struct fs_lists *l, const char *path, bool write, char *rule, size_t n);
+ * be written (`write`) or read, and the rule that decides in rule[n].
+ * `pinned`: the directories the broker pins (fs_ruleset_plan; none for a
+ * launch without the broker). */
+bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path, bool write,
+                       char *rule, size_t n);
 /* Descriptor n (0-2) is the caller's terminal, granted to the workload
  * with the access it is open for (*read, *write). */
 bool fs_own_terminal(int n, bool *read, bool *write);

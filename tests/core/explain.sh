@@ -93,6 +93,28 @@ except OSError: print("refused")' "$s/w/sock" 2>/dev/null)
     fi
     kill %1 %2 2>/dev/null; wait 2>/dev/null
 
+    if [ "$backend" = landlock ]; then
+        # More directories on the way to a denial than the broker pins
+        # (FS_MAX_ANCHORS, 128): a new file in each is made or refused as
+        # explained, pinned or not -- and both happen.
+        cap="$T_TMP/cap"; den="" ops=()
+        for i in $(seq -w 0 139); do
+            mkdir -p "$cap/p$i" && echo s >"$cap/p$i/.env"
+            den="$den\"$cap/p$i/.env\","; ops+=("write:$cap/p$i/new")
+        done
+        chmod -R a+rwX "$cap"
+        pol='{"mode":"read_only","allowedWritePaths":["'"$cap"'"],"deniedReadPaths":['"${den%,}"'],"network":{"egress":false,"localBinding":false}}'
+        said=""
+        for at in 0 64 128; do # at most 64 operations a call
+            agree landlock "$pol" "${ops[@]:$at:64}"
+            said="$said$(cd "$T_TMP" && "$SUPERVISOR" --explain=json --sandbox landlock --policy "$pol" \
+                $(printf -- '--write %s ' "${ops[@]:$at:64}" | sed 's/write://g') | verdicts | cut -f3)"$'\n'
+        done
+        said=$(grep . <<<"$said" | sort | uniq -c | tr -s ' \n' ' ')
+        case $said in *allowed*refused*) ok "landlock: past the pinned directories, creation is refused there ($said)" ;;
+        *) fail "landlock: no directory past the pinned ones among 140 ($said)" ;; esac
+    fi
+
     if [ "$backend" = linux-ns ]; then
         # /proc's owner-only files: each one explain lists is /dev/null (1:3)
         # in the sandbox, and its read verdict is refused; one it does not
