@@ -294,7 +294,7 @@ static void denials(struct emitter *e)
     deny_paths(e, "file-write*", &r->write_denied, &r->write_guarded);
 }
 
-static char *emit(const struct sbpl_rules *rules, char *err, size_t errlen)
+char *sbpl_profile_write(const struct sbpl_rules *rules, char *err, size_t errlen)
 {
     struct emitter e = {.rules = rules};
     sbpl_buf_init(&e.out);
@@ -326,7 +326,7 @@ enum sbpl_status sbpl_profile_build(const struct sbpl_input *in, char **profile,
     struct sbpl_rules rules;
     if (sbpl_rules_collect(in, &rules, err, errlen) != 0)
         return SBPL_ERROR;
-    *profile = emit(&rules, err, errlen);
+    *profile = sbpl_profile_write(&rules, err, errlen);
     sbpl_rules_free(&rules);
     return *profile ? SBPL_OK : SBPL_ERROR;
 }

@@ -20,6 +20,9 @@ enum sbpl_status {
 
 enum sbpl_status sbpl_profile_build(const struct sbpl_input *in, char **profile,
                                     char *err, size_t errlen);
+/* The profile for rules already collected (sbpl_rules_collect): a string
+ * to free(), or NULL with err says why. */
+char *sbpl_profile_write(const struct sbpl_rules *rules, char *err, size_t errlen);
 
 /* Path of the mDNSResponder socket, through which macOS resolves names. */
 #define SBPL_DNS_SOCKET "/private/var/run/mDNSResponder"

@@ -192,7 +192,7 @@ static enum sandbox_result full_access(struct sandbox_ctx *ctx, struct sandbox_e
 
 /* The file queries, answered by Seatbelt under the launch's profile. */
 static enum sandbox_result answer_files(struct sandbox_ctx *ctx, struct sandbox_explain *out,
-                                        const struct sbpl_input *in, const struct sbpl_rules *r)
+                                        const struct sbpl_rules *r)
 {
     const char **ops = calloc(out->query_count + 1, sizeof *ops);
     char *answers = calloc(out->query_count + 1, 1);
@@ -210,7 +210,7 @@ static enum sandbox_result answer_files(struct sandbox_ctx *ctx, struct sandbox_
         rc = SANDBOX_OK;
         goto done;
     }
-    if (sbpl_profile_build(in, &profile, err, sizeof err) != SBPL_OK) {
+    if (!(profile = sbpl_profile_write(r, err, sizeof err))) {
         sandbox_fail(ctx, "cannot build the Seatbelt profile: %s", err);
         goto done;
     }
@@ -249,7 +249,7 @@ enum sandbox_result seatbelt_explain(struct sandbox_ctx *ctx, struct sandbox_exp
     for (size_t i = 0; i < out->query_count; i++)
         if (!is_file_query(&out->queries[i]))
             network_verdict(ctx, out, i, &rules);
-    enum sandbox_result rc = answer_files(ctx, out, &in, &rules);
+    enum sandbox_result rc = answer_files(ctx, out, &rules);
     sbpl_rules_free(&rules);
     return rc;
 }
