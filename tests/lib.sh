@@ -165,13 +165,16 @@ kernel_at_least() {
     [ "$(printf '%s\n%s\n' "$1.$2" "${have%%-*}" | sort -V | head -n1)" = "$1.$2" ]
 }
 
+# scale_factor VALUE: VALUE when it is a positive integer, else 1 (the
+# emulation factors tests/kernels/guest-suite sets).
+scale_factor() {
+    case $1 in '' | *[!0-9]* | 0) echo 1 ;; *) echo "$1" ;; esac
+}
+
 # scaled_seconds N: a time limit of N seconds here, times
-# HAS_TEST_TIME_SCALE under emulation (tests/kernels/guest-suite; a value
-# that is not a positive integer counts as 1).
+# HAS_TEST_TIME_SCALE under emulation (scale_factor).
 scaled_seconds() {
-    local k=${HAS_TEST_TIME_SCALE:-1}
-    case $k in '' | *[!0-9]* | 0) k=1 ;; esac
-    echo $(($1 * k))
+    echo $(($1 * $(scale_factor "${HAS_TEST_TIME_SCALE:-}")))
 }
 
 # launches N FLOOR: how many times to run a loop of N launches that looks
@@ -180,9 +183,8 @@ scaled_seconds() {
 # (a TCG guest, 5-10 times slower), N/K but never fewer than FLOOR.  A
 # value that is not a positive integer counts as 1: the full count.
 launches() {
-    local n=$1 floor=$2 k=${HAS_LAUNCH_SCALE:-1} m
-    case $k in '' | *[!0-9]* | 0) k=1 ;; esac
-    m=$((n / k))
+    local n=$1 floor=$2 m
+    m=$((n / $(scale_factor "${HAS_LAUNCH_SCALE:-}")))
     [ "$m" -ge "$floor" ] || m=$floor
     [ "$m" -le "$n" ] || m=$n
     echo "$m"

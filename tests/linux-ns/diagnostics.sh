@@ -9,14 +9,19 @@
 sandbox_require
 require_tool unshare util-linux
 
-MARK="$T_TMP/marker"
 P=$(policy read_only false false)
-unshare -Ur bash -c '
-    echo 0 >/proc/sys/user/max_user_namespaces || exit 99
-    "$1" --policy "$2" -- /bin/sh -c "touch \"$3\""' _ "$SUPERVISOR" "$P" "$MARK" \
-    >"$T_TMP/out" 2>"$T_TMP/err"
-RC=$?
-ERR=$(cat "$T_TMP/err")
+# launch_in_own_userns UNSHARE-FLAGS SETUP MARK: as root of a user
+# namespace of our own (unshare FLAGS), SETUP, then a launch whose target
+# would touch MARK; RC (99: SETUP failed) and ERR are the launch's.
+launch_in_own_userns() {
+    unshare "$1" bash -c "$2"' || exit 99
+    "$1" --policy "$2" -- /bin/sh -c "touch \"$3\""' _ "$SUPERVISOR" "$P" "$3" >"$T_TMP/out" 2>"$T_TMP/err"
+    RC=$?
+    ERR=$(cat "$T_TMP/err")
+}
+
+MARK="$T_TMP/marker"
+launch_in_own_userns -Ur 'echo 0 >/proc/sys/user/max_user_namespaces' "$MARK"
 [ "$RC" = 99 ] && skip "cannot set user.max_user_namespaces inside a user namespace here"
 expect_rc 125 "user namespaces disabled"
 expect_err "user namespaces are disabled \(user\.max_user_namespaces = 0\)" "the cause is named"
@@ -28,12 +33,7 @@ expect_one_line_error "user namespaces disabled"
 # counters cannot be bounded there.  Reproduced with a read-only bind of
 # /proc/sys in a user and mount namespace of our own.
 MARK="$T_TMP/marker-rosys"
-unshare -Urm bash -c '
-    mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || exit 99
-    "$1" --policy "$2" -- /bin/sh -c "touch \"$3\""' _ "$SUPERVISOR" "$P" "$MARK" \
-    >"$T_TMP/out" 2>"$T_TMP/err"
-RC=$?
-ERR=$(cat "$T_TMP/err")
+launch_in_own_userns -Urm 'mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys' "$MARK"
 if [ "$RC" = 99 ]; then
     ok "no read-only bind of /proc/sys in a user namespace here: the read-only /proc/sys case is not reproduced"
 else
