@@ -10,7 +10,8 @@ LINUX_NS_SOURCES = \
 	backends/linux-ns/denial_anchor.c \
 	backends/linux-ns/host_ipc.h backends/linux-ns/host_ipc.c backends/linux-ns/dev.c \
 	backends/linux-ns/netns.c backends/linux-ns/scratch_tmp.c backends/linux-ns/explain.c \
-	backends/linux-ns/kernel_diag.c backends/linux-ns/kernel_fs.c
+	backends/linux-ns/kernel_diag.c backends/linux-ns/kernel_fs.c \
+	backends/linux-ns/mount_shape.h backends/linux-ns/mount_shape.c
 LINUX_NS_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 LINUX_NS_CFLAGS = $(AM_CFLAGS) $(LINUX_COMMON_CFLAGS)
 

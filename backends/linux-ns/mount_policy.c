@@ -47,6 +47,7 @@
 #include "host_ipc.h"
 #include "linux_ns.h"
 #include "mount_ops.h"
+#include "mount_shape.h"
 
 struct view {
     int root_fd;
@@ -59,15 +60,35 @@ static int resolve_error(const char *field, const char *path, int error, char *e
                        err, errlen);
 }
 
-/* Bind `path` over itself, writable or read-only. */
+/* Whether the bind just made on `node` can hold a writable kernel
+ * filesystem: it is one, or it brought mounts with it.  True when the
+ * kernel cannot say, and on the legacy path (kernel_fs_read_only() then
+ * looks at every mount). */
+static bool bind_may_hold_kernel_fs(const struct view *v, const struct sp_node *node)
+{
+    if (v->legacy)
+        return true;
+    int top = safe_path_reopen(node); /* the bind's root: its mount point is crossed */
+    char fstype[64];
+    bool submounts = true;
+    bool known = top >= 0 && mount_shape(top, fstype, sizeof fstype, &submounts) == 0;
+    if (top >= 0)
+        close(top);
+    return !known || submounts || mount_is_kernel_interface(fstype);
+}
+
+/* Bind `path` over itself, writable or read-only; *kernel_fs (if not
+ * NULL) becomes true when the bind may hold a kernel filesystem. */
 static int bind_in_place(const struct view *v, const char *field, const char *path, enum bind_mode mode,
-                         char *err, size_t errlen)
+                         bool *kernel_fs, char *err, size_t errlen)
 {
     struct sp_node node;
     int e = safe_path_open(v->root_fd, path[1] ? path + 1 : ".", &node);
     if (e != 0)
         return resolve_error(field, path, -e, err, errlen);
     int rc = mnt_bind(v->legacy, &node, &node, mode, path, err, errlen);
+    if (rc == 0 && kernel_fs && bind_may_hold_kernel_fs(v, &node))
+        *kernel_fs = true;
     safe_path_close(&node);
     if (rc != 0) {
         size_t n = strlen(err);
@@ -96,8 +117,10 @@ const char **mount_policy_roots(const struct sandbox_ctx *ctx)
     return mount_policy_merged(&p->allowed_write_paths, policy_mode_writes_cwd(p->mode) ? ctx->cwd : NULL);
 }
 
+/* The writable roots; *kernel_fs: whether one of them may hold a kernel
+ * filesystem, now writable. */
 static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, const char **roots,
-                          char *err, size_t errlen)
+                          bool *kernel_fs, char *err, size_t errlen)
 {
     int rc = 0;
     for (size_t i = 0; rc == 0 && roots[i]; i++) {
@@ -105,7 +128,7 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
             continue; /* the root was left writable */
         const char *field = roots[i] == ctx->cwd ? "working directory (the workspace write root)"
                                                  : "allowedWritePaths";
-        rc = bind_in_place(v, field, roots[i], BIND_RW, err, errlen);
+        rc = bind_in_place(v, field, roots[i], BIND_RW, kernel_fs, err, errlen);
     }
     return rc;
 }
@@ -119,7 +142,7 @@ static int write_denials(const struct view *v, const struct policy *p, char *err
     }
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++)
-        rc = bind_in_place(v, "deniedWritePaths", paths[i], BIND_RO, err, errlen);
+        rc = bind_in_place(v, "deniedWritePaths", paths[i], BIND_RO, NULL, err, errlen);
     free(paths);
     return rc;
 }
@@ -294,15 +317,20 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if (!root_is_writable_root(roots) && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
+    /* With "/" writable every host mount stays writable. */
+    bool root_writable = root_is_writable_root(roots), kernel_fs = root_writable;
+    if (!root_writable && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
         goto out;
     if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
         (kernel_fs_masks_proc(st->uid) && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
-        writable_roots(&v, ctx, roots, err, errlen) != 0 ||
+        writable_roots(&v, ctx, roots, &kernel_fs, err, errlen) != 0 ||
         scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
-        /* after the writable roots: one may hold a procfs or sysfs mount */
-        kernel_fs_read_only(v.legacy, err, errlen) != 0 ||
+        /* after the writable roots: one may be or hold a procfs or sysfs
+         * mount.  Only they can have made one writable (the rest of the
+         * tree is read-only, /dev and /proc are ours, the scratch tmpfs is
+         * new): when none can, the whole table need not be read */
+        (kernel_fs && kernel_fs_read_only(v.legacy, err, errlen) != 0) ||
         (!st->netns && kernel_fs_hide_cgroups(v.root_fd, err, errlen) != 0) ||
         denial_anchors(v.root_fd, v.legacy, roots, p, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||

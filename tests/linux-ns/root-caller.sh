@@ -193,6 +193,16 @@ if is_root; then
     run_sup "$P" -- sh -c "printf '%s\n' '$core' > $ws/chroot/proc/sys/kernel/core_pattern"
     expect_err 'Read-only file system' "core_pattern (current value) through the workspace's procfs refused"
     umount "$ws/chroot/proc" "$ws/chroot/sys"
+    # A writable root that is itself a kernel filesystem, with nothing
+    # mounted beneath it: the check that skips the mount table when no
+    # writable root can hold one must still see it.
+    kfs=$(mktemp -d /var/tmp/has-kfs.XXXXXX)
+    mount -t sysfs sysfs "$kfs"
+    trap 'umount "$kfs" 2>/dev/null; rmdir "$kfs" 2>/dev/null; ns_cleanup' EXIT
+    run_sup "$(policy workspace_write false false "\"allowedWritePaths\":[\"$kfs\"]")" -- \
+        "$PY" -c "$open_all" "$kfs/kernel"
+    expect_out '^opened for writing: 0$' "a sysfs granted as a writable root (no submount) is read-only inside"
+    umount "$kfs" && rmdir "$kfs"
     cd / || exit 1
     run_sup "$(policy workspace_write true false)" -- "$PY" -c "$open_all" /proc/sys /sys/kernel /sys/fs
     expect_out '^opened for writing: 0$' "with / granted (cwd /), procfs, sysfs and cgroupfs stay read-only"
