@@ -10,9 +10,9 @@
  *   part).  The supervisor returns SANDBOX_SUPERVISE and waits.  The child
  *   is PID 1 (the namespace init): it dies with the supervisor, writes its
  *   id maps, joins a fresh session keyring and forks the workload (PID 2)
- *   early; then, in parallel, the init builds the mount policy while the
- *   workload creates the network namespace and brings lo up (netns.c: both
- *   are ~0.5 ms of kernel work).  The workload hands the namespace to the
+ *   early; then, in parallel, the init writes the per-user limits and
+ *   builds the mount policy while the workload creates the network
+ *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).  The workload hands the namespace to the
  *   init, which joins it and only then tells the workload to go on, and
  *   stays as init (linux-common's broker_init.c).  Until then the workload
  *   runs nothing but this backend's code.  PID 2 re-enters the working
@@ -115,7 +115,10 @@ static void init_identity(pid_t supervisor)
 static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
 {
     char err[SANDBOX_ERROR_MAX];
-    if (mount_policy_apply(&state, ctx, err, sizeof err) != 0)
+    /* The per-user limits bind the workload from its first instruction of
+     * its own (after "go"); written here rather than before the fork, the
+     * network namespace is made meanwhile. */
+    if (userns_limits_write(err, sizeof err) != 0 || mount_policy_apply(&state, ctx, err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
     if (chdir("/") != 0)
         diag_fatal("linux-ns: cannot leave the working directory in the init: %s", strerror(errno));

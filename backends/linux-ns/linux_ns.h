@@ -54,13 +54,12 @@ struct linux_ns_state {
 /* Clone into the namespaces: supervised_fork's split (the child's pid in
  * the parent, 0 in the child, -1 on failure in the parent). */
 pid_t userns_clone(char *err, size_t errlen);
-/* In the child: die with the supervisor, write the id maps and the
- * per-user limits (userns_limits.c). */
+/* In the child: die with the supervisor, write the id maps. */
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen);
 /* In the child, before the workload is forked: a session of its own (no
  * controlling terminal, out of the caller's process group), a hostname. */
 int userns_init_session(char *err, size_t errlen);
-/* --explain: the launch's clone, its init's id maps, session and hostname,
+/* --explain: the launch's clone, its init's id maps, limits, session and hostname,
  * and its first mount, in a child that then exits; nothing else is built.
  * 0, or -1 with the message the launch would fail with. */
 int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen);
@@ -69,7 +68,9 @@ int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen);
 /* Before the clone: read the caller's /proc/sys/user/max_* and work out the
  * sandbox's share of each. */
 int userns_limits_read(char *err, size_t errlen);
-/* In the child, with its capabilities: write them into its user namespace. */
+/* In the child, with its capabilities: write them into its user namespace
+ * (the init, once the workload is forked: before "go", while the workload
+ * makes the network namespace). */
 int userns_limits_write(char *err, size_t errlen);
 
 /* mount_policy.c */

@@ -141,7 +141,7 @@ int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen
         snprintf(err, errlen, "cannot make the sandbox init non-dumpable again: %s", strerror(errno));
         return -1;
     }
-    return rc == 0 ? userns_limits_write(err, errlen) : rc;
+    return rc;
 }
 
 /* The name the workload sees: resolvable everywhere (/etc/hosts), and not
@@ -186,7 +186,8 @@ int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen)
     if (pid == 0) {
         /* The launch's init, up to its first mount, then nothing more. */
         char why[SANDBOX_ERROR_MAX] = "";
-        if (userns_child_setup(st, why, sizeof why) == 0 && userns_init_session(why, sizeof why) == 0 &&
+        if (userns_child_setup(st, why, sizeof why) == 0 && userns_limits_write(why, sizeof why) == 0 &&
+            userns_init_session(why, sizeof why) == 0 &&
             mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
             /* mount_policy_apply()'s first step, where AppArmor's restriction shows. */
             kernel_diag_userns("cannot make the mount namespace private", errno, why, sizeof why);
