@@ -28,12 +28,17 @@
  *      waits for the child, forwarding signals and reproducing its status.
  *      In the process that goes on towards the workload the hook returns
  *      SANDBOX_OK and the walk continues with the next backend's enter().
+ *      A boundary backend finishes its sandbox (the file system view) here,
+ *      before the next enter(), while a later backend with work under the
+ *      policy declares `enter_needs_view` (ctx->later_enter_needs_view);
+ *      otherwise it may finish it at the end of its harden() instead, so
+ *      that the workload hardens while the view is being built.
  *
  *   3. harden(ctx) — every backend, in ascending `order`, in the process that
  *      will become the workload, after every enter().  The last irreversible
  *      steps: close stray descriptors, drop capabilities, no_new_privs,
  *      seccomp.  After the last harden() the core looks the target up in the
- *      workload's PATH and execve()s it.
+ *      workload's PATH and execve()s it, in the finished sandbox.
  *
  * Any hook that fails returns SANDBOX_FAIL after setting ctx's error with
  * sandbox_fail(); the core prints it as one line and exits 125.  A backend
@@ -229,6 +234,10 @@ struct sandbox_ctx {
     /* What the other backends of the set offer (enum sandbox_offer bits),
      * set by the core before each hook. */
     unsigned others_offer;
+    /* Set by the core before each hook: a backend after this one in the
+     * walk has work under the policy (it enforces something the policy
+     * requires) and declares enter_needs_view. */
+    bool later_enter_needs_view;
 
     /* The build's other sandbox backends as the option that selects them
      * ("--sandbox landlock"), or "": what a boundary backend names as the
@@ -305,6 +314,10 @@ struct sandbox_backend {
     unsigned needs;
     unsigned needs_one_of;
     bool on_request;            /* a boundary backend used only when named (--sandbox) */
+    /* Its enter(), when it has work, runs in the workload and needs the
+     * sandbox that earlier backends build finished: their file system view,
+     * and the capabilities their harden() drops (see enter() above). */
+    bool enter_needs_view;
     sandbox_hook prepare;
     sandbox_hook enter;
     sandbox_hook harden;

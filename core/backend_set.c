@@ -181,6 +181,14 @@ unsigned backend_set_others_offer(const struct backend_set *set, size_t i)
     return bits;
 }
 
+bool backend_set_later_enter_needs_view(const struct backend_set *set, size_t i, unsigned required)
+{
+    for (size_t j = i + 1; j < set->count; j++)
+        if (set->items[j]->enter_needs_view && (set->items[j]->enforces & required))
+            return true;
+    return false;
+}
+
 static const char *offer_name(unsigned bit)
 {
     switch (bit) {

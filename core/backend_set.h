@@ -63,6 +63,9 @@ int backend_set_check_needs(const struct backend_set *set, unsigned required, ch
 
 /* What the backends of the set other than items[i] offer. */
 unsigned backend_set_others_offer(const struct backend_set *set, size_t i);
+/* Whether a backend after item i has work under `required` (enum
+ * sandbox_enforcement bits) and declares enter_needs_view. */
+bool backend_set_later_enter_needs_view(const struct backend_set *set, size_t i, unsigned required);
 
 /* Union of every backend's `enforces` bits. */
 unsigned backend_set_enforces(const struct backend_set *set);

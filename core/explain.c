@@ -87,6 +87,8 @@ static void ask_backends(struct run *r, struct sandbox_ctx *ctx)
         const struct sandbox_backend *b = r->set->items[i];
         ctx->current = i;
         ctx->others_offer = backend_set_others_offer(r->set, i);
+        ctx->later_enter_needs_view = backend_set_later_enter_needs_view(
+            r->set, i, policy_required_enforcement(ctx->policy));
         ctx->error[0] = '\0';
         if (b->explain(ctx, &out) != SANDBOX_OK) {
             r->launch_ok = false;

@@ -89,10 +89,12 @@ void launch_other_boundaries(const struct backend_set *set, char *out, size_t si
 /* Run one phase over every backend in order. */
 static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum phase phase)
 {
+    unsigned required = policy_required_enforcement(ctx->policy);
     for (size_t i = 0; i < set->count; i++) {
         const struct sandbox_backend *b = set->items[i];
         ctx->current = i;
         ctx->others_offer = backend_set_others_offer(set, i);
+        ctx->later_enter_needs_view = backend_set_later_enter_needs_view(set, i, required);
         ctx->error[0] = '\0';
         enum sandbox_result r = hook_for(b, phase)(ctx);
         if (r == SANDBOX_OK)

@@ -114,6 +114,9 @@ SANDBOX_BACKEND_DEFINE(egress_proxy_backend) = {
                      | SANDBOX_OFFER_LOOPBACK_GRANTS
 #endif
                      ),
+    /* The front-ends open in the workload (ports below 1024 with the
+     * capabilities it still holds), the name views mount onto its view. */
+    .enter_needs_view = true,
     .prepare = egress_prepare,
     .enter = egress_enter,
     .harden = sandbox_hook_noop,

@@ -234,9 +234,9 @@ static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
     close(state.ruleset);
     int link = state.link;
     state.link = -1;
-    if (seccomp_filter_install_brokered(&state.shape, link, err, sizeof err) != 0)
-        return sandbox_fail(ctx, "%s", err);
-    return SANDBOX_OK;
+    int rc = seccomp_filter_install_brokered(&state.shape, link, err, sizeof err);
+    close(link);
+    return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "%s", err);
 }
 
 SANDBOX_BACKEND_DEFINE(landlock_backend) = {
@@ -250,6 +250,9 @@ SANDBOX_BACKEND_DEFINE(landlock_backend) = {
      * the supervisor waits outside for every sandboxed run. */
     .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,
     .on_request = true,
+    /* Layered inside another boundary, enter() builds the ruleset from the
+     * paths of that boundary's view. */
+    .enter_needs_view = true,
     .prepare = ll_prepare,
     .enter = ll_enter,
     .harden = ll_harden,

@@ -66,7 +66,7 @@ int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen);
 struct seccomp_shape;
 int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, char *err, size_t errlen);
 /* The same, then the listener over `link` to the broker (broker_init_run's
- * tag 's'); the listener and `link` are closed either way. */
+ * tag 's'); the listener is closed either way, `link` stays open. */
 int seccomp_filter_install_brokered(const struct seccomp_shape *shape, int link, char *err, size_t errlen);
 
 /*

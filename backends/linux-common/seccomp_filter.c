@@ -96,6 +96,5 @@ int seccomp_filter_install_brokered(const struct seccomp_shape *shape, int link,
         rc = fd_pass_send(link, 's', listener, err, errlen);
     if (listener >= 0)
         close(listener);
-    close(link);
     return rc;
 }

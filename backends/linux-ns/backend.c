@@ -12,16 +12,20 @@
  *   id maps, joins a fresh session keyring and forks the workload (PID 2)
  *   early; then, in parallel, the init writes the per-user limits and
  *   builds the mount policy while the workload creates the network
- *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).  The workload hands the namespace to the
- *   init, which joins it and only then tells the workload to go on, and
- *   stays as init (linux-common's broker_init.c).  Until then the workload
- *   runs nothing but this backend's code.  PID 2 re-enters the working
- *   directory and returns SANDBOX_OK so the other backends' enter() run
- *   inside the namespaces (the egress backend opens its loopback
- *   front-ends in our network namespace).
+ *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).
+ *   The workload hands the namespace to the init, which joins it and only
+ *   then tells the workload to go on ("go"), and stays as init
+ *   (linux-common's broker_init.c).  Until then the workload runs nothing
+ *   but the supervisor's own code.  PID 2 returns SANDBOX_OK so the other
+ *   backends' enter() run inside the namespaces (the egress backend opens
+ *   its loopback front-ends in our network namespace); when one of them
+ *   needs the finished view (ctx->later_enter_needs_view) it waits for
+ *   "go" first.
  * harden (the workload, after every enter()): close descriptors above 2,
  *   securebits + zero capabilities + no_new_privs, Landlock scopes, and the
- *   seccomp filter last (compiled with the binary, see seccomp_rules.c).
+ *   seccomp filter last (compiled with the binary, see seccomp_rules.c);
+ *   then, if it has not yet, wait for "go" (the hardening overlaps the
+ *   init's mounts), and re-enter the working directory.
  *
  * full_access: no namespace, no mount, no filter — the policy grants full
  *   access and there is nothing to enforce; the parser already refuses
@@ -131,24 +135,30 @@ static void init_build_sandbox(const struct sandbox_ctx *ctx, int link)
         diag_fatal("linux-ns: cannot start the workload: %s", strerror(errno));
 }
 
-/* PID 2, right after the fork: the network namespace, then wait for the
- * init to finish the sandbox. */
-static void workload_await_sandbox(int link)
+/* PID 2, right after the fork: the network namespace, for the init. */
+static void workload_make_network(int link)
 {
-    char err[SANDBOX_ERROR_MAX], go;
+    char err[SANDBOX_ERROR_MAX];
     int nsfd = -1;
     if ((state.netns && netns_create(&nsfd, err, sizeof err) != 0) ||
         netns_send(link, nsfd, err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
     if (nsfd >= 0)
         close(nsfd);
+    state.link = link; /* kept for "go" and for the seccomp listener */
+}
+
+/* PID 2: wait until the init has finished the sandbox. */
+static void workload_await_view(void)
+{
+    char go;
     ssize_t n;
     do
-        n = recv(link, &go, 1, 0);
+        n = recv(state.link, &go, 1, 0);
     while (n < 0 && errno == EINTR);
     if (n != 1)
         _exit(HAS_EXIT_FAILURE); /* the init failed and said why */
-    state.link = link; /* kept for harden(): the seccomp listener goes back */
+    state.in_view = true;
 }
 
 /* What the init's connect() check lets through.  Abstract addresses are the
@@ -183,14 +193,12 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     enum sandbox_result r = supervised_fork(ctx, &ns_fork, &link);
     if (r != SANDBOX_OK)
         return r; /* the supervisor */
-    workload_await_sandbox(link);
-    /* Re-enter the working directory by name: it now resolves through the
-     * policy's mounts, so ./file lands in the writable bind, not in the
-     * directory shadowed underneath. */
-    if (chdir(ctx->cwd) != 0)
-        diag_fatal("linux-ns: working directory %s is not reachable inside the sandbox: %s%s",
-                   ctx->cwd, strerror(errno),
-                   errno == ENOENT ? " (is it under a deniedReadPaths entry?)" : "");
+    workload_make_network(link);
+    /* A later enter() that works in the finished view waits for it here;
+     * otherwise the workload hardens while the init still mounts, and
+     * waits at the end of harden() (backend.h, enter()). */
+    if (ctx->later_enter_needs_view)
+        workload_await_view();
     return SANDBOX_OK;
 }
 
@@ -203,13 +211,21 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
         return SANDBOX_OK;
     /* The network is the namespace's own, or the host's granted whole. */
     struct seccomp_shape shape = {.local_binding = ctx->policy->network.local_binding, .net = SECCOMP_NET_OWN};
-    /* Its listener goes to the init, which answers connect() from now on;
-     * the link is closed with it. */
-    int link = state.link;
-    state.link = -1;
+    /* Its listener goes to the init, which answers connect() once it has
+     * sent "go" (it may still be mounting now). */
     if (caps_drop_all(err, sizeof err) != 0 || landlock_scope_ipc(err, sizeof err) != 0 ||
-        seccomp_filter_install_brokered(&shape, link, err, sizeof err) != 0)
+        seccomp_filter_install_brokered(&shape, state.link, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
+    if (!state.in_view)
+        workload_await_view();
+    close(state.link);
+    state.link = -1;
+    /* Re-enter the working directory by name: it now resolves through the
+     * policy's mounts, so ./file lands in the writable bind, not in the
+     * directory shadowed underneath. */
+    if (chdir(ctx->cwd) != 0)
+        return sandbox_fail(ctx, "working directory %s is not reachable inside the sandbox: %s%s", ctx->cwd,
+                            strerror(errno), errno == ENOENT ? " (is it under a deniedReadPaths entry?)" : "");
     return SANDBOX_OK;
 }
 

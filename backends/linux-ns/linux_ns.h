@@ -45,6 +45,7 @@ struct linux_ns_state {
     uid_t uid;           /* caller's ids, mapped to themselves inside */
     gid_t gid;
     int link;            /* workload side of the init/workload socket pair */
+    bool in_view;        /* the workload: the init said "go" (the sandbox is finished) */
 };
 
 /* Errors: every function below that can fail writes one line into

@@ -88,6 +88,20 @@ run_sup "$RO" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" 
 expect_rc 0 "the same backend with its needs offered"
 grep -qx 'needy:prepare others=loopback,supervised' "$REC" && ok "its hooks see what the others offer" ||
     fail "recorded: $(cat "$REC")"
+# A later backend whose enter() needs the finished view is announced to the
+# earlier ones only while it has work under the policy (ctx->later_enter_needs_view).
+rm -f "$REC"
+run_sup "$(policy read_only true false)" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" \
+    --backend-module "$MODS/recorder_giver.so" --backend-module "$MODS/recorder_viewer.so" -- /bin/true
+expect_rc 0 "a backend declaring enter_needs_view, with work (localBinding false)"
+grep -qx 'needy:enter others=loopback,supervised later-needs-view' "$REC" &&
+    grep -qx 'viewer:enter others=loopback,supervised' "$REC" &&
+    ok "the backends before it are told, not itself" || fail "recorded: $(cat "$REC")"
+rm -f "$REC"
+run_sup "$RO" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" \
+    --backend-module "$MODS/recorder_giver.so" --backend-module "$MODS/recorder_viewer.so" -- /bin/true
+expect_rc 0 "the same set, the viewer without work (localBinding true)"
+grep -q 'later-needs-view' "$REC" && fail "told without work: $(cat "$REC")" || ok "nobody is told"
 rm -f "$REC"
 run_sup "$FULL" --backend-dir "$EMPTY" --backend-module "$MODS/recorder_needy.so" -- /bin/true
 expect_rc 0 "needs are not checked for a backend with no work under the policy (full_access)"

@@ -38,7 +38,8 @@ check_LTLIBRARIES += tests/core/backends/recorder_a.la tests/core/backends/recor
 	tests/core/backends/recorder_giver.la tests/core/backends/recorder_old_descriptor.la \
 	tests/core/backends/recorder_old_ctx.la tests/core/backends/recorder_second_default.la \
 	tests/core/backends/recorder_unknown_enforces.la tests/core/backends/recorder_unknown_offers.la \
-	tests/core/backends/recorder_unknown_needs.la tests/core/backends/recorder_unknown_needs_one_of.la
+	tests/core/backends/recorder_unknown_needs.la tests/core/backends/recorder_unknown_needs_one_of.la \
+	tests/core/backends/recorder_viewer.la
 tests_core_backends_recorder_a_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_a_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"a"' -DRECORDER_ORDER=20
@@ -71,6 +72,12 @@ tests_core_backends_recorder_giver_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MO
 	-DRECORDER_NAME='"giver"' -DRECORDER_ORDER=40 \
 	-DRECORDER_OFFERS='(SANDBOX_OFFER_LOOPBACK_GRANTS|SANDBOX_OFFER_SUPERVISED)'
 tests_core_backends_recorder_giver_la_LDFLAGS = $(RECORDER_FLAGS)
+# A companion whose enter() needs the finished view (like egress-proxy's).
+tests_core_backends_recorder_viewer_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_viewer_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"viewer"' -DRECORDER_ORDER=50 -DRECORDER_ENFORCES=SANDBOX_ENFORCES_NO_LOCAL_BIND \
+	-DRECORDER_ENTER_NEEDS_VIEW=true
+tests_core_backends_recorder_viewer_la_LDFLAGS = $(RECORDER_FLAGS)
 # Built wrong on purpose, each refused before any hook runs.
 tests_core_backends_recorder_old_descriptor_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_old_descriptor_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \

@@ -14,6 +14,18 @@ run_sup "$P" -- sh -c 'echo "pid $$"; ls /proc | grep -E "^[0-9]+$" | sort -n | 
 expect_out '^pid 2$' "the workload is PID 2"
 expect_out '^1 2 $' "PID 1 is the init, no host process is visible"
 
+# The workload hardens while the init still mounts (backend.c); its target
+# must still start in the finished sandbox, every time: the private /proc,
+# no capability left, the working directory the writable bind.
+n=$(launches 200 20) early=
+for i in $(seq "$n"); do
+    "$SUPERVISOR" --policy "$P" -- sh -c 'read c < /proc/1/comm; grep -q "^CapEff:[[:space:]]*0*$" /proc/self/status ||
+        c="$c caps"; echo > "v'$i'" || c="$c cwd"; echo "$c"' >"$T_TMP/view" 2>&1
+    grep -qx 'happy-agent-sup' "$T_TMP/view" || { early="launch $i: $(cat "$T_TMP/view")"; break; }
+done
+[ -z "$early" ] && ok "$n launches: the target always starts in the finished sandbox" || fail "$early"
+rm -f v[0-9]*
+
 run_sup "$P" -- sh -c 'exit 7'
 expect_rc 7 "exit status reproduced"
 run_sup "$P" -- sh -c 'kill -TERM $$'

@@ -41,6 +41,9 @@
 #ifndef RECORDER_NEEDS_ONE_OF
 #define RECORDER_NEEDS_ONE_OF 0
 #endif
+#ifndef RECORDER_ENTER_NEEDS_VIEW
+#define RECORDER_ENTER_NEEDS_VIEW false
+#endif
 
 static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
 {
@@ -51,12 +54,14 @@ static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
     if (fd < 0)
         return sandbox_fail(ctx, "cannot open %s", file);
     char line[128];
-    /* What the others offer, as the core told this hook (ctx->others_offer). */
-    int n = snprintf(line, sizeof line, "%s:%s%s\n", RECORDER_NAME, hook,
+    /* What the others offer, and whether a later enter() needs the
+     * finished view, as the core told this hook. */
+    int n = snprintf(line, sizeof line, "%s:%s%s%s\n", RECORDER_NAME, hook,
                      ctx->others_offer ? (ctx->others_offer == (SANDBOX_OFFER_LOOPBACK_GRANTS |
                                                                 SANDBOX_OFFER_SUPERVISED)
                                               ? " others=loopback,supervised" : " others=other")
-                                       : "");
+                                       : "",
+                     ctx->later_enter_needs_view ? " later-needs-view" : "");
     ssize_t w = write(fd, line, (size_t)n);
     close(fd);
     return w == n ? SANDBOX_OK : sandbox_fail(ctx, "cannot write %s", file);
@@ -95,6 +100,7 @@ SANDBOX_BACKEND_DEFINE(recorder_backend) = {
     .offers = RECORDER_OFFERS,
     .needs = RECORDER_NEEDS,
     .needs_one_of = RECORDER_NEEDS_ONE_OF,
+    .enter_needs_view = RECORDER_ENTER_NEEDS_VIEW,
     .prepare = recorder_prepare,
     .enter = recorder_enter,
 #ifndef RECORDER_NO_HARDEN
