@@ -40,23 +40,6 @@
 
 _Static_assert(ENTRY_MAX_DIR_POOLS * (ENTRY_DIR_POOL_SIZE + 1) < 1024, "launch cost stays bounded");
 
-/* The mount `fd` is on (its fdinfo's mnt_id, Linux >= 3.15; statx's
- * STATX_MNT_ID is not in every libc's headers), or 0 when it cannot be
- * read. */
-static uint64_t mount_id(int fd)
-{
-    char path[64], line[128];
-    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
-    FILE *f = fopen(path, "re");
-    unsigned long long id = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "mnt_id: %llu", &id) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return id;
-}
-
 /* ENTRY_DIR_POOL_NAME_LEN random hex digits into out. */
 static int random_name(char *out)
 {
@@ -180,7 +163,7 @@ int fs_dir_pools_make(struct fs_anchors *s, int ruleset, uint64_t rights, char *
     }
     for (size_t i = 0; i < s->set.count; i++) {
         struct entry_anchor *a = &s->set.items[i];
-        uint64_t id = a->write ? mount_id(a->fd) : 0;
+        uint64_t id = a->write ? mount_id_of(a->fd) : 0;
         if (id == 0)
             continue; /* no pool: a directory made there has no right */
         size_t k = 0;

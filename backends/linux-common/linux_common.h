@@ -165,6 +165,7 @@ int landlock_scope_ipc(char *err, size_t errlen);
 /* mountinfo.c */
 /* A mount as /proc/self/mountinfo lists it. */
 struct mount_info {
+    unsigned long long id, parent; /* the mount's id and its parent's (as mount_id_of() gives them) */
     const char *point;   /* the mount point, unescaped */
     const char *fstype;
     bool writable;       /* the mount's own flags are not "ro" */
@@ -172,6 +173,10 @@ struct mount_info {
 /* fn for every mount listed now; stops at (and returns) fn's first
  * non-zero.  -1 with err set when the table cannot be read. */
 int mountinfo_each(int (*fn)(const struct mount_info *m, void *arg), void *arg, char *err, size_t errlen);
+/* The id of the mount `fd` is on (its fdinfo's mnt_id, Linux >= 3.15;
+ * statx's STATX_MNT_ID is not in every libc's headers), or 0 when it
+ * cannot be read. */
+unsigned long long mount_id_of(int fd);
 /* procfs, sysfs, cgroupfs, debugfs, ...: the kernel's own interfaces,
  * whose writes the kernel grants by uid alone. */
 bool mount_is_kernel_interface(const char *fstype);

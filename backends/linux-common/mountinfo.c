@@ -45,6 +45,8 @@ static void unescape(char *s)
 static bool parse_mount_info(char *line, struct mount_info *m)
 {
     line[strcspn(line, "\n")] = '\0';
+    if (sscanf(line, "%llu %llu", &m->id, &m->parent) != 2)
+        return false;
     char *save = NULL, *tok = strtok_r(line, " ", &save);
     for (int i = 0; tok && i < 4; i++)
         tok = strtok_r(NULL, " ", &save);
@@ -59,6 +61,20 @@ static bool parse_mount_info(char *line, struct mount_info *m)
     m->fstype = fstype;
     m->writable = strncmp(opts, "ro", 2) != 0 || (opts[2] != ',' && opts[2] != '\0');
     return true;
+}
+
+unsigned long long mount_id_of(int fd)
+{
+    char path[64], line[128];
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+    FILE *f = fopen(path, "re");
+    unsigned long long id = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "mnt_id: %llu", &id) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return id;
 }
 
 int mountinfo_each(int (*fn)(const struct mount_info *m, void *arg), void *arg, char *err, size_t errlen)

@@ -52,13 +52,17 @@ static int bind_node(int newdev, const struct sp_node *host, const char *name, b
 {
     char path[64];
     snprintf(path, sizeof path, "/dev/%s", name);
-    struct sp_node dst = {.parent = -1};
+    /* newdev and name: where the legacy path finds the bind again */
+    struct sp_node dst = {.parent = newdev, .borrowed_parent = true};
+    snprintf(dst.name, sizeof dst.name, "%s", name);
     dst.fd = openat(newdev, name, O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (dst.fd < 0) {
         snprintf(err, errlen, "%s: cannot create the mount point: %s", path, strerror(errno));
         return -1;
     }
-    int rc = mnt_bind(legacy, host, &dst, BIND_KEEP, path, err, errlen);
+    /* The rest of the tree is nodev by now (mount_policy.c): these are the
+     * only device nodes the workload may open. */
+    int rc = mnt_bind(legacy, host, &dst, BIND_DEVICE, path, err, errlen);
     close(dst.fd);
     return rc;
 }
@@ -98,6 +102,35 @@ static int populate(int newdev, struct sp_node host[DEV_NODES], bool legacy, cha
     if (mount(NULL, fd_path(newdev).s, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) != 0) {
         snprintf(err, errlen, "/dev: cannot make the private /dev read-only: %s", strerror(errno));
         return -1;
+    }
+    return 0;
+}
+
+/*
+ * The nodes are the host's own inodes: on a writable mount a root
+ * workload could chmod, chown or touch the host's /dev/null.  They come
+ * out read-only when the rest of the view is (their bind keeps the flags
+ * of the host's /dev); a writable "/" leaves the host's /dev writable, and
+ * a writable root at or above a node clones it writable.  A read-only
+ * mount still lets the device itself be read and written.  Reached by
+ * name: the private /dev is this mount namespace's own, nobody else
+ * renames in it.
+ */
+int private_dev_nodes_read_only(int root_fd, bool legacy, const char *const *roots, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < DEV_NODES; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/dev/%s", dev_nodes[i]);
+        bool covered = false;
+        for (size_t r = 0; roots[r] && !covered; r++)
+            covered = policy_path_at_or_beneath(path, roots[r]);
+        struct sp_node node;
+        if (!covered || safe_path_open(root_fd, path + 1, &node) != 0)
+            continue; /* not granted, or left out (no /dev/tty here) */
+        int rc = mnt_make_read_only(legacy, node.fd, path, err, errlen);
+        safe_path_close(&node);
+        if (rc != 0)
+            return -1;
     }
     return 0;
 }

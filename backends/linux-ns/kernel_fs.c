@@ -146,15 +146,98 @@ static bool writable_kernel_fs(const struct mount_info *m, const void *unused)
     return m->writable && mount_is_kernel_interface(m->fstype) && !ours(m->point);
 }
 
-static int make_read_only(const struct sp_node *node, const struct mount_info *m, const void *legacy,
-                          char *err, size_t errlen)
+/* The mount table as read once: what each mount is, to know the one a
+ * path leads to. */
+struct table_entry {
+    unsigned long long id, parent;
+    char *point;
+    bool target;  /* a writable kernel filesystem to make read-only */
+};
+struct table {
+    struct table_entry *e;
+    size_t n, cap;
+};
+
+static int collect(const struct mount_info *m, void *arg)
 {
-    return mnt_make_read_only(*(const bool *)legacy, node->fd, m->point, err, errlen);
+    struct table *t = arg;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        struct table_entry *e = realloc(t->e, cap * sizeof *e);
+        if (!e)
+            return 1;
+        t->e = e;
+        t->cap = cap;
+    }
+    char *point = strdup(m->point);
+    if (!point)
+        return 1;
+    t->e[t->n++] = (struct table_entry){m->id, m->parent, point, writable_kernel_fs(m, NULL)};
+    return 0;
 }
 
-int kernel_fs_read_only(bool legacy, char *err, size_t errlen)
+static const struct table_entry *find(const struct table *t, unsigned long long id)
 {
-    return mnt_each(writable_kernel_fs, make_read_only, &legacy, err, errlen);
+    for (size_t i = 0; i < t->n; i++)
+        if (t->e[i].id == id)
+            return &t->e[i];
+    return NULL;
+}
+
+/* Whether mount `at` was mounted over `m` at the same mount point: `m` is
+ * then covered, and out of reach by any path, the workload's too. */
+static bool covers(const struct table *t, unsigned long long at, const struct table_entry *m)
+{
+    for (size_t hops = 0; hops < t->n; hops++) {
+        const struct table_entry *e = find(t, at);
+        if (!e || strcmp(e->point, m->point) != 0)
+            return false;
+        if (e->parent == m->id)
+            return true;
+        at = e->parent;
+    }
+    return false;
+}
+
+/* `m` read-only, reached by its mount point without following symlinks.
+ * The path must lead to that very mount (or to one covering it): a
+ * directory renamed or made unsearchable meanwhile, by anyone who can
+ * write in a writable root, would otherwise hide a writable procfs that
+ * is renamed back once the workload runs.  So a mount point that cannot
+ * be reached, or leads elsewhere, fails the launch. */
+static int make_read_only(int root_fd, bool legacy, const struct table *t, const struct table_entry *m,
+                          char *err, size_t errlen)
+{
+    struct sp_node node;
+    int e = safe_path_open(root_fd, m->point[1] ? m->point + 1 : ".", &node);
+    unsigned long long at = e == 0 ? mount_id_of(node.fd) : 0;
+    int rc = 0;
+    if (at == m->id)
+        rc = mnt_make_read_only(legacy, node.fd, m->point, err, errlen);
+    else if (!at || !covers(t, at, m)) {
+        snprintf(err, errlen, "%s: a writable kernel filesystem mounted there cannot be reached by its path to "
+                 "make it read-only (%s): its directories changed while the sandbox was being built, or cannot be "
+                 "searched; refusing", m->point, e ? strerror(-e) : "the path leads to another mount");
+        rc = -1;
+    }
+    if (e == 0)
+        safe_path_close(&node);
+    return rc;
+}
+
+int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen)
+{
+    struct table t = {0};
+    int rc = mountinfo_each(collect, &t, err, errlen);
+    if (rc > 0)
+        snprintf(err, errlen, "out of memory reading the mount table");
+    for (size_t i = 0; rc == 0 && i < t.n; i++)
+        if (t.e[i].target)
+            rc = make_read_only(root_fd, legacy, &t, &t.e[i], err, errlen);
+    for (size_t i = 0; i < t.n; i++)
+        free(t.e[i].point);
+    free(t.e);
+    return rc == 0 ? 0 : -1;
 }
 
 /* Mount a fresh, read-only `type` on `path` (relative to root_fd), if it

@@ -104,8 +104,10 @@ bool kernel_fs_masks_proc(uid_t caller_uid);
 /* The private procfs's owner-only global files masked. */
 int kernel_fs_mask_proc(int root_fd, const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
 /* Every writable kernel-filesystem mount of the view (outside the private
- * /proc and /dev) made read-only. */
-int kernel_fs_read_only(bool legacy, char *err, size_t errlen);
+ * /proc and /dev) made read-only, each reached by its mount point from
+ * root_fd; one that cannot be, or that its path no longer leads to (a
+ * rename meanwhile), fails. */
+int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen);
 /* A fresh read-only sysfs on /sys, once the init is in the sandbox's own
  * network namespace (it lists that namespace's devices). */
 int kernel_fs_own_sysfs(int root_fd, char *err, size_t errlen);

@@ -21,8 +21,9 @@
  * against ~25 ms here).
  *
  * A legacy remount must repeat the mount's locked flags (nosuid, nodev,
- * noexec, atime) or the kernel refuses it in a user namespace; they are read
- * back with fstatvfs().
+ * noexec, atime) or the kernel refuses it in a user namespace: every remount
+ * starts from the mount's current flags, read back with fstatvfs() (read-only
+ * included, so adding nodev leaves a read-only mount read-only).
  */
 #include "config.h"
 
@@ -39,14 +40,15 @@
 #include "mount_api.h"
 #include "mount_ops.h"
 
+static int set_attr(int fd, unsigned long long set, unsigned long long clr, unsigned flags)
+{
+    struct mntapi_attr attr = {.attr_set = set, .attr_clr = clr};
+    return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | flags, &attr, sizeof attr);
+}
+
 static int set_readonly(int fd, bool readonly, unsigned flags)
 {
-    struct mntapi_attr attr = {0};
-    if (readonly)
-        attr.attr_set = MNTAPI_ATTR_RDONLY;
-    else
-        attr.attr_clr = MNTAPI_ATTR_RDONLY;
-    return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | flags, &attr, sizeof attr);
+    return readonly ? set_attr(fd, MNTAPI_ATTR_RDONLY, 0, flags) : set_attr(fd, 0, MNTAPI_ATTR_RDONLY, flags);
 }
 
 /* ---- the new mount API ------------------------------------------------- */
@@ -54,7 +56,7 @@ static int set_readonly(int fd, bool readonly, unsigned flags)
 static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enum bind_mode mode,
                        const char *path, char *err, size_t errlen)
 {
-    unsigned rec = mode == BIND_KEEP ? 0 : AT_RECURSIVE;
+    unsigned rec = mode == BIND_KEEP || mode == BIND_DEVICE ? 0 : AT_RECURSIVE;
     int tree = (int)syscall(SYS_open_tree, src->fd, "",
                             MNTAPI_OPEN_TREE_CLONE | MNTAPI_OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | rec);
     if (tree < 0) {
@@ -64,6 +66,8 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
     int rc = 0;
     if (mode == BIND_RO)
         rc = set_readonly(tree, true, AT_RECURSIVE);
+    else if (mode == BIND_DEVICE)
+        rc = set_attr(tree, 0, MNTAPI_ATTR_NODEV, 0);
     else if (mode == BIND_RW) {
         rc = set_readonly(tree, false, AT_RECURSIVE);
         /* A submount the host mounted read-only is locked read-only in our
@@ -73,7 +77,7 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
     }
     if (rc != 0) {
         snprintf(err, errlen, "%s: cannot make the bind %s (mount_setattr): %s%s", path,
-                 mode == BIND_RO ? "read-only" : "writable", strerror(errno),
+                 mode == BIND_RO ? "read-only" : mode == BIND_DEVICE ? "a usable device" : "writable", strerror(errno),
                  mode == BIND_RW && errno == EPERM
                      ? "; the host mounted this filesystem read-only, so it cannot be a writable root" : "");
         close(tree);
@@ -90,12 +94,13 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
 
 /* ---- the legacy path --------------------------------------------------- */
 
-static unsigned long locked_flags(int fd)
+static unsigned long current_flags(int fd)
 {
     struct statvfs sv;
     unsigned long f = 0;
     if (fstatvfs(fd, &sv) != 0)
         return 0;
+    if (sv.f_flag & ST_RDONLY) f |= MS_RDONLY;
     if (sv.f_flag & ST_NOSUID) f |= MS_NOSUID;
     if (sv.f_flag & ST_NODEV) f |= MS_NODEV;
     if (sv.f_flag & ST_NOEXEC) f |= MS_NOEXEC;
@@ -105,9 +110,11 @@ static unsigned long locked_flags(int fd)
     return f;
 }
 
-static int remount_fd(int fd, bool readonly)
+/* Bind-remount the mount whose root `fd` is with its flags, plus `add`
+ * (MS_RDONLY, MS_NODEV), less `drop` (MS_RDONLY: writable). */
+static int remount_fd(int fd, unsigned long add, unsigned long drop)
 {
-    unsigned long flags = MS_REMOUNT | MS_BIND | locked_flags(fd) | (readonly ? MS_RDONLY : 0);
+    unsigned long flags = MS_REMOUNT | MS_BIND | ((current_flags(fd) | add) & ~drop);
     return mount(NULL, fd_path(fd).s, NULL, flags, NULL);
 }
 
@@ -156,36 +163,44 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
     return rc;
 }
 
-static bool at_or_under(const struct mount_info *m, const void *prefix)
+/* What legacy_remount_tree() changes: the mounts at or under `prefix`. */
+struct remount_arg {
+    const char *prefix;
+    unsigned long add;   /* MS_RDONLY, MS_NODEV */
+};
+
+static bool at_or_under(const struct mount_info *m, const void *arg)
 {
-    return policy_path_at_or_beneath(m->point, prefix);
+    return policy_path_at_or_beneath(m->point, ((const struct remount_arg *)arg)->prefix);
 }
 
 /* EINVAL: not the root of a mount (a mount point hidden by a mount above
  * it resolves to that one's directory). */
-static int remount_read_only(const struct sp_node *node, const struct mount_info *m, const void *unused,
-                             char *err, size_t errlen)
+static int remount_adding(const struct sp_node *node, const struct mount_info *m, const void *arg,
+                          char *err, size_t errlen)
 {
-    (void)unused;
-    if (remount_fd(node->fd, true) == 0 || errno == EINVAL)
+    unsigned long add = ((const struct remount_arg *)arg)->add;
+    if (remount_fd(node->fd, add, 0) == 0 || errno == EINVAL)
         return 0;
-    snprintf(err, errlen, "%s: cannot remount read-only (bind-remount): %s", m->point, strerror(errno));
+    snprintf(err, errlen, "%s: cannot remount %s (bind-remount): %s", m->point,
+             add & MS_RDONLY ? "read-only" : "nodev", strerror(errno));
     return -1;
 }
 
-/* Remount read-only every mount at or under `prefix`, as listed now.  A
- * mount point that cannot be reached by its name (EACCES, ENOENT: hidden
- * under another mount or in a directory we cannot search) cannot be reached
- * by the workload either and is skipped. */
-static int legacy_remount_tree(const char *prefix, char *err, size_t errlen)
+/* Remount every mount at or under `prefix`, as listed now, adding `add`.
+ * A mount point that cannot be reached by its name (EACCES, ENOENT: hidden
+ * under another mount or in a directory we cannot search) cannot be
+ * reached by the workload either and is skipped. */
+static int legacy_remount_tree(const char *prefix, unsigned long add, char *err, size_t errlen)
 {
-    return mnt_each(at_or_under, remount_read_only, prefix, err, errlen);
+    const struct remount_arg arg = {prefix, add};
+    return mnt_each(at_or_under, remount_adding, &arg, err, errlen);
 }
 
 static int legacy_bind(const struct sp_node *src, const struct sp_node *dst, enum bind_mode mode,
                        const char *path, char *err, size_t errlen)
 {
-    unsigned long flags = MS_BIND | (mode == BIND_KEEP ? 0 : MS_REC);
+    unsigned long flags = MS_BIND | (mode == BIND_KEEP || mode == BIND_DEVICE ? 0 : MS_REC);
     if (mount(fd_path(src->fd).s, fd_path(dst->fd).s, NULL, flags, NULL) != 0) {
         snprintf(err, errlen, "%s: cannot bind-mount: %s", path, strerror(errno));
         return -1;
@@ -200,15 +215,17 @@ static int legacy_bind(const struct sp_node *src, const struct sp_node *dst, enu
             close(top);
         return -1;
     }
-    int rc = remount_fd(top, mode == BIND_RO);
+    /* BIND_DEVICE: the source's flags (read-only), device nodes usable */
+    int rc = mode == BIND_RW ? remount_fd(top, 0, MS_RDONLY)
+           : remount_fd(top, MS_RDONLY, mode == BIND_DEVICE ? MS_NODEV : 0);
     int e = errno;
     close(top);
     if (rc != 0) {
         snprintf(err, errlen, "%s: cannot remount the bind %s: %s", path,
-                 mode == BIND_RO ? "read-only" : "writable", strerror(e));
+                 mode == BIND_RO ? "read-only" : mode == BIND_DEVICE ? "a usable device" : "writable", strerror(e));
         return -1;
     }
-    return mode == BIND_RO ? legacy_remount_tree(path, err, errlen) : 0;
+    return mode == BIND_RO ? legacy_remount_tree(path, MS_RDONLY, err, errlen) : 0;
 }
 
 int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
@@ -220,19 +237,20 @@ int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
 
 int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t errlen)
 {
-    if ((legacy ? remount_fd(fd, true) : set_readonly(fd, true, 0)) == 0)
+    if ((legacy ? remount_fd(fd, MS_RDONLY, 0) : set_readonly(fd, true, 0)) == 0)
         return 0;
     snprintf(err, errlen, "%s: cannot make the mount read-only (%s): %s", path,
              legacy ? "bind-remount" : "mount_setattr", strerror(errno));
     return -1;
 }
 
-int mnt_tree_read_only(bool legacy, int root_fd, char *err, size_t errlen)
+int mnt_tree_restrict(bool legacy, int root_fd, bool writable, char *err, size_t errlen)
 {
     if (legacy)
-        return legacy_remount_tree("/", err, errlen);
-    if (set_readonly(root_fd, true, AT_RECURSIVE) != 0) {
-        snprintf(err, errlen, "cannot make the root filesystem read-only (mount_setattr): %s", strerror(errno));
+        return legacy_remount_tree("/", writable ? MS_NODEV : MS_RDONLY | MS_NODEV, err, errlen);
+    if (set_attr(root_fd, MNTAPI_ATTR_NODEV | (writable ? 0 : MNTAPI_ATTR_RDONLY), 0, AT_RECURSIVE) != 0) {
+        snprintf(err, errlen, "cannot make the root filesystem %s (mount_setattr): %s",
+                 writable ? "nodev" : "read-only and nodev", strerror(errno));
         return -1;
     }
     return 0;

@@ -63,6 +63,7 @@ enum bind_mode {
     BIND_RW,   /* writable, submounts included (where the kernel allows) */
     BIND_RO,   /* read-only, submounts included */
     BIND_KEEP, /* exactly the source's flags, no submounts (masks) */
+    BIND_DEVICE, /* the same, device nodes usable again (the private /dev's nodes) */
     BIND_ANCHOR, /* exactly each mount's flags, submounts included (denial_anchor.c) */
 };
 
@@ -86,9 +87,10 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
                         char *err, size_t errlen),
              const void *arg, char *err, size_t errlen);
 
-/* Make every mount of the tree read-only (mount_setattr AT_RECURSIVE, or a
- * bind-remount of every entry of /proc/self/mountinfo). */
-int mnt_tree_read_only(bool legacy, int root_fd, char *err, size_t errlen);
+/* Every mount of the tree nodev, and read-only unless `writable`
+ * (mount_setattr AT_RECURSIVE, or a bind-remount of every entry of
+ * /proc/self/mountinfo). */
+int mnt_tree_restrict(bool legacy, int root_fd, bool writable, char *err, size_t errlen);
 
 /* Mount a fresh filesystem of `type` on `dst`. */
 int mnt_new(const char *type, const struct sp_node *dst, unsigned long flags, const char *data,

@@ -271,6 +271,14 @@ static void close_view(struct view *v)
 }
 
 /* The view the mounts are made in: "/" and /dev/null, held open. */
+/* The /dev/null the masks are cloned from, again: the private /dev's own
+ * (the host's is on a nodev mount now). */
+static int reopen_devnull(const struct view *v, struct sp_node *devnull, char *err, size_t errlen)
+{
+    safe_path_close(devnull);
+    return open_devnull(v->root_fd, devnull, err, errlen);
+}
+
 static int open_view(struct view *v, bool legacy, struct sp_node *devnull, char *err, size_t errlen)
 {
     *v = (struct view){.legacy = legacy};
@@ -317,20 +325,25 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    /* With "/" writable every host mount stays writable. */
+    /* With "/" writable every host mount stays writable.  Device nodes
+     * anywhere but the private /dev are unusable: a bind of the host's /dev
+     * or a chroot's devtmpfs would otherwise give a root caller's workload
+     * the host's devices (/dev/kvm, the consoles) by file mode alone. */
     bool root_writable = root_is_writable_root(roots), kernel_fs = root_writable;
-    if (!root_writable && mnt_tree_read_only(v.legacy, v.root_fd, err, errlen) != 0)
-        goto out;
-    if (private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
+    if (mnt_tree_restrict(v.legacy, v.root_fd, root_writable, err, errlen) != 0 ||
+        private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
+        /* every mask from now on is a clone of the private /dev/null */
+        reopen_devnull(&v, &devnull, err, errlen) != 0 ||
         private_proc(v.root_fd, err, errlen) != 0 ||
         (kernel_fs_masks_proc(st->uid) && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
         writable_roots(&v, ctx, roots, &kernel_fs, err, errlen) != 0 ||
+        private_dev_nodes_read_only(v.root_fd, v.legacy, roots, err, errlen) != 0 ||
         scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
         /* after the writable roots: one may be or hold a procfs or sysfs
          * mount.  Only they can have made one writable (the rest of the
          * tree is read-only, /dev and /proc are ours, the scratch tmpfs is
          * new): when none can, the whole table need not be read */
-        (kernel_fs && kernel_fs_read_only(v.legacy, err, errlen) != 0) ||
+        (kernel_fs && kernel_fs_read_only(v.root_fd, v.legacy, err, errlen) != 0) ||
         (!st->netns && kernel_fs_hide_cgroups(v.root_fd, err, errlen) != 0) ||
         denial_anchors(v.root_fd, v.legacy, roots, p, err, errlen) != 0 ||
         write_denials(&v, p, err, errlen) != 0 ||

@@ -203,6 +203,63 @@ if is_root; then
         "$PY" -c "$open_all" "$kfs/kernel"
     expect_out '^opened for writing: 0$' "a sysfs granted as a writable root (no submount) is read-only inside"
     umount "$kfs" && rmdir "$kfs"
+    # The same procfs in a build root that another process keeps renaming
+    # (anyone who can write in the writable root: another sandbox on it)
+    # while the sandbox is built: the init must reach that very mount to
+    # make it read-only, or refuse; never leave it writable for the
+    # workload to find once the name is back.
+    race=$(mktemp -d /var/tmp/has-race.XXXXXX)
+    mkdir -p "$race/root/proc" && mount -t proc proc "$race/root/proc"
+    "$PY" -c 'import os, sys, time
+os.chdir(sys.argv[1]); end = time.time() + 60
+while time.time() < end:
+    try: os.rename("root", "moved"); os.rename("moved", "root")
+    except OSError: pass' "$race" &
+    flipper=$!
+    trap 'kill $flipper 2>/dev/null; umount "$race"/*/proc 2>/dev/null; rm -rf "$race"; ns_cleanup' EXIT
+    rl=/proc/sys/kernel/printk_ratelimit wrote= refused=0 n=$(launches 60 20)
+    for _ in $(seq "$n"); do
+        run_sup "$(policy workspace_write false false "\"allowedWritePaths\":[\"$race\"]")" -- sh -c \
+            "for d in root moved; do v=\$(cat $race/\$d$rl 2>/dev/null) && (echo \$v > $race/\$d$rl) 2>/dev/null && echo wrote \$d; done; true"
+        case $RC in
+            0) [ -n "$OUT" ] && wrote="$OUT" ;;
+            125) grep -q 'cannot be reached by its path to make it read-only' "$T_TMP/err" && refused=$((refused + 1)) ||
+                     wrote="an unexpected refusal: $ERR" ;;
+            *) wrote="exit $RC: $ERR" ;;
+        esac
+        [ -n "$wrote" ] && break
+    done
+    kill "$flipper" 2>/dev/null; wait "$flipper" 2>/dev/null
+    [ -z "$wrote" ] && ok "a procfs renamed back and forth while $n sandboxes were built: never writable ($refused refused)" ||
+        fail "a renamed procfs in a writable root: $wrote"
+    umount "$race"/*/proc && rm -rf "$race"
+    # Host device nodes: the private /dev's own are the host's inodes, and
+    # a bind of the host's /dev (a chroot's) shows all the others.  The
+    # workload, the host's uid 0, owns them: no grant may let it change
+    # them, and none but the private /dev's may be opened.
+    devbind=$(mktemp -d /var/tmp/has-devbind.XXXXXX)
+    mount --bind /dev "$devbind"
+    nodes=$(cd /dev && for d in kvm fuse cpu_dma_latency loop-control userfaultfd btrfs-control vga_arbiter; do
+        [ -c "$d" ] && printf '%s ' "$d"; done)
+    before=$(stat -c '%a %Y' /dev/full /dev/null | tr '\n' ' ')
+    full_mode=$(stat -c %a /dev/full) null_time=$(stat -c %Y /dev/null)
+    trap 'chmod "$full_mode" /dev/full; touch -m -d "@$null_time" /dev/null; umount "$devbind" 2>/dev/null
+          rmdir "$devbind"; ns_cleanup' EXIT
+    for grant in '' "\"$devbind\"" '"/dev"' '"/dev/null"' '"/"'; do
+        cd "$([ "$grant" = '"/"' ] && echo / || echo "$ws")" || exit 1
+        run_sup "$(policy workspace_write false false "\"allowedWritePaths\":[$grant]")" -- sh -c "
+            for d in $nodes; do (exec 3<>$devbind/\$d) 2>/dev/null && echo opened \$d; done
+            chmod 600 /dev/full 2>/dev/null && echo chmod; touch /dev/null 2>/dev/null && echo touch
+            echo x > /dev/null && head -c1 /dev/zero | wc -c"
+        expect_out '^1$' "grant [${grant:-none}]: /dev/null and /dev/zero still work"
+        grep -Eq 'opened|chmod|touch' "$T_TMP/out" && fail "grant [${grant:-none}]: $(tr '\n' ' ' < "$T_TMP/out")" ||
+            ok "grant [${grant:-none}]: no host device opened (${nodes:-none here}), /dev's nodes unchanged"
+    done
+    cd "$ws" || exit 1
+    after=$(stat -c '%a %Y' /dev/full /dev/null | tr '\n' ' ')
+    [ "$after" = "$before" ] && ok "host: /dev/full and /dev/null modes and times unchanged" ||
+        fail "host: /dev/full or /dev/null changed: $before -> $after"
+    umount "$devbind" && rmdir "$devbind"
     cd / || exit 1
     run_sup "$(policy workspace_write true false)" -- "$PY" -c "$open_all" /proc/sys /sys/kernel /sys/fs
     expect_out '^opened for writing: 0$' "with / granted (cwd /), procfs, sysfs and cgroupfs stay read-only"
