@@ -5,16 +5,18 @@
  * Order (later mounts sit on top of earlier ones, which is how "denials win
  * over grants" is realised):
  *   1. everything recursively private (nothing propagates to the host);
- *   2. the whole tree read-only (unless "/" itself is a writable root);
+ *   2. the whole tree read-only (unless "/" itself is a writable root) and
+ *      nodev (always: no host device node opens outside the private /dev);
  *   3. a private minimal /dev (dev.c) and a private, read-only procfs for
  *      the new PID namespace, owner-only files masked for a root caller
  *      (kernel_fs.c) — before
  *      the policy paths, so that a denial under /proc or /dev lands on what
  *      the workload sees;
- *   4. writable roots, parents before children, bound writable; the
- *      policy's scratch tmpfs on /tmp and /var/tmp (scratch_tmp.c: after
- *      the roots, so a writable "/" cannot cover it); then every
- *      kernel filesystem they brought back writable made read-only again,
+ *   4. writable roots, parents before children, bound writable, and the
+ *      private /dev's nodes read-only again under a root covering them;
+ *      the policy's scratch tmpfs on /tmp and /var/tmp (scratch_tmp.c:
+ *      after the roots, so a writable "/" cannot cover it); then every
+ *      kernel filesystem the roots brought back writable made read-only again,
  *      and the directories between them and each denial pinned
  *      (denial_anchor.c);
  *   5. write-denied paths bound read-only (recursively) over them;
@@ -270,7 +272,6 @@ static void close_view(struct view *v)
         close(v->root_fd);
 }
 
-/* The view the mounts are made in: "/" and /dev/null, held open. */
 /* The /dev/null the masks are cloned from, again: the private /dev's own
  * (the host's is on a nodev mount now). */
 static int reopen_devnull(const struct view *v, struct sp_node *devnull, char *err, size_t errlen)
@@ -279,6 +280,7 @@ static int reopen_devnull(const struct view *v, struct sp_node *devnull, char *e
     return open_devnull(v->root_fd, devnull, err, errlen);
 }
 
+/* The view the mounts are made in: "/" and /dev/null, held open. */
 static int open_view(struct view *v, bool legacy, struct sp_node *devnull, char *err, size_t errlen)
 {
     *v = (struct view){.legacy = legacy};
