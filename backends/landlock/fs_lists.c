@@ -37,7 +37,7 @@ static void append_all(const char **list, size_t *n, const struct string_list *f
 
 static bool excluded_fs(const char *fstype)
 {
-    return mount_is_kernel_interface(fstype) || strcmp(fstype, "devtmpfs") == 0 || strcmp(fstype, "devpts") == 0;
+    return mount_is_kernel_interface(fstype) || mount_is_device_fs(fstype);
 }
 
 struct mounts {

@@ -108,13 +108,11 @@ static int populate(int newdev, struct sp_node host[DEV_NODES], bool legacy, cha
 
 /*
  * The nodes are the host's own inodes: on a writable mount a root
- * workload could chmod, chown or touch the host's /dev/null.  They come
- * out read-only when the rest of the view is (their bind keeps the flags
- * of the host's /dev); a writable "/" leaves the host's /dev writable, and
- * a writable root at or above a node clones it writable.  A read-only
- * mount still lets the device itself be read and written.  Reached by
- * name: the private /dev is this mount namespace's own, nobody else
- * renames in it.
+ * workload could chmod, chown or touch the host's /dev/null.  They are
+ * bound read-only (BIND_DEVICE), but a writable root at or above one
+ * clones it writable.  A read-only mount still lets the device itself be
+ * read and written.  Reached by name: the private /dev is this mount
+ * namespace's own, nobody else renames in it.
  */
 int private_dev_nodes_read_only(int root_fd, bool legacy, const char *const *roots, char *err, size_t errlen)
 {

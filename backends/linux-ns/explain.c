@@ -240,7 +240,10 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
                         "capabilities", pl->netns ? ", network namespace" : "");
     for (size_t i = 0; pl->roots[i]; i++)
         sandbox_explain_add(ctx, out, "writable", pl->roots[i], "%s%s",
-                            strcmp(pl->roots[i], "/") == 0 ? "the whole tree stays writable" : "bound writable",
+                            strcmp(pl->roots[i], "/") == 0 ? "the whole tree stays writable"
+                            : policy_path_at_or_beneath(pl->roots[i], "/proc")
+                                ? "not bound: the private procfs is read-only as a whole"
+                                : "bound writable",
                             pl->roots[i] == ctx->cwd ? " (the working directory)" : "");
     for (size_t i = 0; pl->write_denied[i]; i++)
         add_denial(ctx, out, pl, "write-denied", pl->write_denied[i]);

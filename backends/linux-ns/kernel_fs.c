@@ -22,10 +22,11 @@
  *    listed or masked: the owner, the host's uid 0, is not mapped in the
  *    sandbox and the workload holds no capability, so the kernel's own
  *    permission check refuses the open (EACCES), as it does outside.
- *  - Every other mount of a kernel filesystem that is writable in the
- *    sandbox's view is made read-only: the tree is read-only already, but a
- *    writable root can hold one (a chroot or build root with its own /proc
- *    or /sys mounted), and "/" as a writable root holds them all.
+ *  - Every other mount of a kernel filesystem, or of the host's device
+ *    nodes (devtmpfs, devpts: their modes and owners), that is writable in
+ *    the sandbox's view is made read-only: the tree is read-only already,
+ *    but a writable root can hold one (a chroot or build root with its own
+ *    /proc, /sys or /dev mounted), and "/" as a writable root holds them all.
  *  - /sys: with a network namespace of its own the sandbox gets a fresh
  *    read-only sysfs, which lists its own network devices (lo) instead of
  *    the host's interfaces and MAC addresses and has no cgroupfs, debugfs,
@@ -143,7 +144,7 @@ static bool ours(const char *mp)
 static bool writable_kernel_fs(const struct mount_info *m, const void *unused)
 {
     (void)unused;
-    return m->writable && mount_is_kernel_interface(m->fstype) && !ours(m->point);
+    return m->writable && (mount_is_kernel_interface(m->fstype) || mount_is_device_fs(m->fstype)) && !ours(m->point);
 }
 
 /* The mount table as read once: what each mount is, to know the one a

@@ -67,7 +67,7 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
     if (mode == BIND_RO)
         rc = set_readonly(tree, true, AT_RECURSIVE);
     else if (mode == BIND_DEVICE)
-        rc = set_attr(tree, 0, MNTAPI_ATTR_NODEV, 0);
+        rc = set_attr(tree, MNTAPI_ATTR_RDONLY, MNTAPI_ATTR_NODEV, 0);
     else if (mode == BIND_RW) {
         rc = set_readonly(tree, false, AT_RECURSIVE);
         /* A submount the host mounted read-only is locked read-only in our

@@ -63,7 +63,7 @@ enum bind_mode {
     BIND_RW,   /* writable, submounts included (where the kernel allows) */
     BIND_RO,   /* read-only, submounts included */
     BIND_KEEP, /* exactly the source's flags, no submounts (masks) */
-    BIND_DEVICE, /* the same, device nodes usable again (the private /dev's nodes) */
+    BIND_DEVICE, /* read-only, device nodes usable again (the private /dev's nodes; masks are cloned from them) */
     BIND_ANCHOR, /* exactly each mount's flags, submounts included (denial_anchor.c) */
 };
 

@@ -76,7 +76,7 @@ static bool bind_may_hold_kernel_fs(const struct view *v, const struct sp_node *
     bool known = top >= 0 && mount_shape(top, fstype, sizeof fstype, &submounts) == 0;
     if (top >= 0)
         close(top);
-    return !known || submounts || mount_is_kernel_interface(fstype);
+    return !known || submounts || mount_is_kernel_interface(fstype) || mount_is_device_fs(fstype);
 }
 
 /* Bind `path` over itself, writable or read-only; *kernel_fs (if not
@@ -128,6 +128,11 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
     for (size_t i = 0; rc == 0 && roots[i]; i++) {
         if (strcmp(roots[i], "/") == 0)
             continue; /* the root was left writable */
+        /* The private procfs is read-only as a whole, so no write there is
+         * granted anyway; a bind would only make its /dev/null masks
+         * writable (the host's /dev/null inode). */
+        if (policy_path_at_or_beneath(roots[i], "/proc"))
+            continue;
         const char *field = roots[i] == ctx->cwd ? "working directory (the workspace write root)"
                                                  : "allowedWritePaths";
         rc = bind_in_place(v, field, roots[i], BIND_RW, kernel_fs, err, errlen);

@@ -233,33 +233,38 @@ while time.time() < end:
     [ -z "$wrote" ] && ok "a procfs renamed back and forth while $n sandboxes were built: never writable ($refused refused)" ||
         fail "a renamed procfs in a writable root: $wrote"
     umount "$race"/*/proc && rm -rf "$race"
-    # Host device nodes: the private /dev's own are the host's inodes, and
-    # a bind of the host's /dev (a chroot's) shows all the others.  The
-    # workload, the host's uid 0, owns them: no grant may let it change
-    # them, and none but the private /dev's may be opened.
-    devbind=$(mktemp -d /var/tmp/has-devbind.XXXXXX)
-    mount --bind /dev "$devbind"
+    # Host device nodes: the private /dev's own are the host's inodes (and
+    # the /proc masks are clones of its /dev/null), and a chroot in the
+    # workspace may hold the host's /dev and /dev/pts.  The workload, the
+    # host's uid 0, owns them all: no grant may let it change one, and
+    # none but the private /dev's may be opened.
+    devbind="$ws/chroot-dev" ptsbind="$ws/chroot-pts"
+    mkdir -p "$devbind" "$ptsbind"
+    mount --bind /dev "$devbind" && mount --bind /dev/pts "$ptsbind"
+    before=$(stat -c '%a %Y' /dev/full /dev/null /dev/pts/ptmx | tr '\n' ' ')
+    full_mode=$(stat -c %a /dev/full) null_time=$(stat -c %Y /dev/null) ptmx_mode=$(stat -c %a /dev/pts/ptmx)
+    trap 'chmod "$full_mode" /dev/full; chmod "$ptmx_mode" /dev/pts/ptmx; touch -m -d "@$null_time" /dev/null
+          rm -f /dev/has-probe; umount "$devbind" "$ptsbind" 2>/dev/null; ns_cleanup' EXIT
     nodes=$(cd /dev && for d in kvm fuse cpu_dma_latency loop-control userfaultfd btrfs-control vga_arbiter; do
         [ -c "$d" ] && printf '%s ' "$d"; done)
-    before=$(stat -c '%a %Y' /dev/full /dev/null | tr '\n' ' ')
-    full_mode=$(stat -c %a /dev/full) null_time=$(stat -c %Y /dev/null)
-    trap 'chmod "$full_mode" /dev/full; touch -m -d "@$null_time" /dev/null; umount "$devbind" 2>/dev/null
-          rmdir "$devbind"; ns_cleanup' EXIT
-    for grant in '' "\"$devbind\"" '"/dev"' '"/dev/null"' '"/"'; do
+    for grant in '' '"/dev"' '"/dev/null"' '"/proc"' '"/proc/timer_list"' '"/"'; do
         cd "$([ "$grant" = '"/"' ] && echo / || echo "$ws")" || exit 1
         run_sup "$(policy workspace_write false false "\"allowedWritePaths\":[$grant]")" -- sh -c "
             for d in $nodes; do (exec 3<>$devbind/\$d) 2>/dev/null && echo opened \$d; done
             chmod 600 /dev/full 2>/dev/null && echo chmod; touch /dev/null 2>/dev/null && echo touch
+            [ -c /proc/timer_list ] && chmod 600 /proc/timer_list 2>/dev/null && echo mask-chmod
+            chmod 600 $devbind/full 2>/dev/null && echo bound-chmod; (: > $devbind/has-probe) 2>/dev/null && echo created
+            chmod 666 $ptsbind/ptmx 2>/dev/null && echo pts-chmod
             echo x > /dev/null && head -c1 /dev/zero | wc -c"
         expect_out '^1$' "grant [${grant:-none}]: /dev/null and /dev/zero still work"
-        grep -Eq 'opened|chmod|touch' "$T_TMP/out" && fail "grant [${grant:-none}]: $(tr '\n' ' ' < "$T_TMP/out")" ||
-            ok "grant [${grant:-none}]: no host device opened (${nodes:-none here}), /dev's nodes unchanged"
+        grep -Eq 'opened|chmod|touch|created' "$T_TMP/out" && fail "grant [${grant:-none}]: $(tr '\n' ' ' < "$T_TMP/out")" ||
+            ok "grant [${grant:-none}]: no host device opened (${nodes:-none here}) or changed (/dev's nodes, the /proc masks, a bound /dev and /dev/pts)"
     done
     cd "$ws" || exit 1
-    after=$(stat -c '%a %Y' /dev/full /dev/null | tr '\n' ' ')
-    [ "$after" = "$before" ] && ok "host: /dev/full and /dev/null modes and times unchanged" ||
-        fail "host: /dev/full or /dev/null changed: $before -> $after"
-    umount "$devbind" && rmdir "$devbind"
+    after=$(stat -c '%a %Y' /dev/full /dev/null /dev/pts/ptmx | tr '\n' ' ')
+    [ "$after" = "$before" ] && [ ! -e /dev/has-probe ] && ok "host: /dev/full, /dev/null and /dev/pts/ptmx unchanged" ||
+        fail "host: /dev changed: $before -> $after $(ls /dev/has-probe 2>/dev/null)"
+    umount "$devbind" "$ptsbind" && rmdir "$devbind" "$ptsbind"
     cd / || exit 1
     run_sup "$(policy workspace_write true false)" -- "$PY" -c "$open_all" /proc/sys /sys/kernel /sys/fs
     expect_out '^opened for writing: 0$' "with / granted (cwd /), procfs, sysfs and cgroupfs stay read-only"
