@@ -247,10 +247,7 @@ int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t 
 int mnt_tree_restrict(bool legacy, int root_fd, bool writable, char *err, size_t errlen)
 {
     if (legacy)
-        /* With "/" writable the legacy path remounts nothing: a remount of
-         * every host mount to add nodev alone fails on Linux 5.10 (seen in
-         * the 5.10 guest, as has-tester); nodev comes with read-only only. */
-        return writable ? 0 : legacy_remount_tree("/", MS_RDONLY | MS_NODEV, err, errlen);
+        return legacy_remount_tree("/", writable ? MS_NODEV : MS_RDONLY | MS_NODEV, err, errlen);
     if (set_attr(root_fd, MNTAPI_ATTR_NODEV | (writable ? 0 : MNTAPI_ATTR_RDONLY), 0, AT_RECURSIVE) != 0) {
         snprintf(err, errlen, "cannot make the root filesystem %s (mount_setattr): %s",
                  writable ? "nodev" : "read-only and nodev", strerror(errno));

@@ -89,8 +89,7 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
 
 /* Every mount of the tree nodev, and read-only unless `writable`
  * (mount_setattr AT_RECURSIVE, or a bind-remount of every entry of
- * /proc/self/mountinfo; on that legacy path a writable tree is left as
- * it is). */
+ * /proc/self/mountinfo). */
 int mnt_tree_restrict(bool legacy, int root_fd, bool writable, char *err, size_t errlen);
 
 /* Mount a fresh filesystem of `type` on `dst`. */

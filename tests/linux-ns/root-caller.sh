@@ -247,16 +247,10 @@ while time.time() < end:
           rm -f /dev/has-probe; umount "$devbind" "$ptsbind" 2>/dev/null; ns_cleanup' EXIT
     nodes=$(cd /dev && for d in kvm fuse cpu_dma_latency loop-control userfaultfd btrfs-control vga_arbiter; do
         [ -c "$d" ] && printf '%s ' "$d"; done)
-    legacy=0
-    { [ "${HAS_FORCE_LEGACY_MOUNT:-0}" = 1 ] || ! ns_has_mount_setattr; } && legacy=1
     for grant in '' '"/dev"' '"/dev/null"' '"/proc"' '"/proc/timer_list"' '"/"'; do
         cd "$([ "$grant" = '"/"' ] && echo / || echo "$ws")" || exit 1
-        # The legacy path leaves a writable "/" as it is, without nodev
-        # (backends/linux-ns/README.md): the devices are the known gap there.
-        try=$nodes
-        [ "$legacy$grant" = '1"/"' ] && try=
         run_sup "$(policy workspace_write false false "\"allowedWritePaths\":[$grant]")" -- sh -c "
-            for d in $try; do (exec 3<>$devbind/\$d) 2>/dev/null && echo opened \$d; done
+            for d in $nodes; do (exec 3<>$devbind/\$d) 2>/dev/null && echo opened \$d; done
             chmod 600 /dev/full 2>/dev/null && echo chmod; touch /dev/null 2>/dev/null && echo touch
             [ -c /proc/timer_list ] && chmod 600 /proc/timer_list 2>/dev/null && echo mask-chmod
             chmod 600 $devbind/full 2>/dev/null && echo bound-chmod; (: > $devbind/has-probe) 2>/dev/null && echo created
