@@ -35,11 +35,6 @@ static void append_all(const char **list, size_t *n, const struct string_list *f
         list[(*n)++] = from->items[i];
 }
 
-static bool excluded_fs(const char *fstype)
-{
-    return mount_is_kernel_interface(fstype) || mount_is_device_fs(fstype);
-}
-
 struct mounts {
     const struct fs_lists *l;
     char **found;
@@ -80,10 +75,10 @@ static int collect_mount(const struct mount_info *m, void *arg)
         size_t len = strlen(m->point);
         if (policy_path_at_or_beneath(root, m->point) && len >= ms->inner_len[i]) {
             ms->inner_len[i] = len;
-            ms->inner_excluded[i] = excluded_fs(m->fstype);
+            ms->inner_excluded[i] = mount_is_host_object_fs(m->fstype);
         }
     }
-    return beneath && excluded_fs(m->fstype) ? add_found(ms, m->point) : 0;
+    return beneath && mount_is_host_object_fs(m->fstype) ? add_found(ms, m->point) : 0;
 }
 
 int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *err, size_t errlen)

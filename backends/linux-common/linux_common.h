@@ -180,9 +180,10 @@ unsigned long long mount_id_of(int fd);
 /* procfs, sysfs, cgroupfs, debugfs, ...: the kernel's own interfaces,
  * whose writes the kernel grants by uid alone. */
 bool mount_is_kernel_interface(const char *fstype);
-/* devtmpfs, devpts: the host's device nodes (and ptys), whose inodes a
- * writable mount lets their owner change. */
-bool mount_is_device_fs(const char *fstype);
+/* Those, and devtmpfs and devpts (the host's device nodes and ptys, whose
+ * inodes a writable mount lets their owner change): what no writable mount
+ * of a sandbox may show. */
+bool mount_is_host_object_fs(const char *fstype);
 
 /* keyring.c: the caller's session keys (Kerberos tickets, ecryptfs, ...)
  * are no longer possessed: a fresh anonymous session keyring. */

@@ -25,9 +25,9 @@ bool mount_is_kernel_interface(const char *fstype)
     return false;
 }
 
-bool mount_is_device_fs(const char *fstype)
+bool mount_is_host_object_fs(const char *fstype)
 {
-    return strcmp(fstype, "devtmpfs") == 0 || strcmp(fstype, "devpts") == 0;
+    return mount_is_kernel_interface(fstype) || strcmp(fstype, "devtmpfs") == 0 || strcmp(fstype, "devpts") == 0;
 }
 
 /* Decode mountinfo's octal escapes (\040 for a space, ...) in place. */

@@ -145,7 +145,7 @@ static bool ours(const char *mp)
 static bool writable_kernel_fs(const struct mount_info *m, const void *unused)
 {
     (void)unused;
-    return m->writable && (mount_is_kernel_interface(m->fstype) || mount_is_device_fs(m->fstype)) && !ours(m->point);
+    return m->writable && mount_is_host_object_fs(m->fstype) && !ours(m->point);
 }
 
 /* The mount table as read once: what each mount is, to know the one a

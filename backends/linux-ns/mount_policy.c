@@ -76,7 +76,7 @@ static bool bind_may_hold_kernel_fs(const struct view *v, const struct sp_node *
     bool known = top >= 0 && mount_shape(top, fstype, sizeof fstype, &submounts) == 0;
     if (top >= 0)
         close(top);
-    return !known || submounts || mount_is_kernel_interface(fstype) || mount_is_device_fs(fstype);
+    return !known || submounts || mount_is_host_object_fs(fstype);
 }
 
 /* Bind `path` over itself, writable or read-only; *kernel_fs (if not
