@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "mount_id.h"
 #include "policy.h"
 #include "policy_paths.h"
 
@@ -173,10 +174,6 @@ struct mount_info {
 /* fn for every mount listed now; stops at (and returns) fn's first
  * non-zero.  -1 with err set when the table cannot be read. */
 int mountinfo_each(int (*fn)(const struct mount_info *m, void *arg), void *arg, char *err, size_t errlen);
-/* The id of the mount `fd` is on (its fdinfo's mnt_id, Linux >= 3.15;
- * statx's STATX_MNT_ID is not in every libc's headers), or 0 when it
- * cannot be read. */
-unsigned long long mount_id_of(int fd);
 /* procfs, sysfs, cgroupfs, debugfs, ...: the kernel's own interfaces,
  * whose writes the kernel grants by uid alone. */
 bool mount_is_kernel_interface(const char *fstype);

@@ -68,20 +68,6 @@ static bool parse_mount_info(char *line, struct mount_info *m)
     return true;
 }
 
-unsigned long long mount_id_of(int fd)
-{
-    char path[64], line[128];
-    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
-    FILE *f = fopen(path, "re");
-    unsigned long long id = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "mnt_id: %llu", &id) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return id;
-}
-
 int mountinfo_each(int (*fn)(const struct mount_info *m, void *arg), void *arg, char *err, size_t errlen)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");

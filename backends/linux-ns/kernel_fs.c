@@ -48,7 +48,6 @@
 
 #include "linux_ns.h"
 #include "mount_ops.h"
-#include "mount_shape.h"
 
 static bool all_digits(const char *s)
 {
@@ -212,9 +211,7 @@ static int make_read_only(int root_fd, bool legacy, const struct table *t, const
 {
     struct sp_node node;
     int e = safe_path_open(root_fd, m->point[1] ? m->point + 1 : ".", &node);
-    unsigned long long at = e == 0 ? mount_listed_id(node.fd) : 0;
-    if (e == 0 && !at)
-        at = mount_id_of(node.fd); /* before Linux 5.8 */
+    unsigned long long at = e == 0 ? mount_id_of(node.fd) : 0;
     int rc = 0;
     if (at == m->id)
         rc = mnt_make_read_only(legacy, node.fd, m->point, err, errlen);

@@ -26,9 +26,6 @@
 #ifndef SYS_listmount
 #define SYS_listmount 458
 #endif
-#ifndef STATX_MNT_ID
-#define STATX_MNT_ID 0x00001000U
-#endif
 #ifndef STATX_MNT_ID_UNIQUE
 #define STATX_MNT_ID_UNIQUE 0x00004000U
 #endif
@@ -57,15 +54,6 @@ struct mnt_statmount {
     uint32_t mnt_root, mnt_point;
     uint64_t spare2[50];
 };
-
-unsigned long long mount_listed_id(int fd)
-{
-    struct statx stx;
-    if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) != 0 ||
-        !(stx.stx_mask & STATX_MNT_ID))
-        return 0;
-    return stx.stx_mnt_id;
-}
 
 int mount_shape(int fd, char *fstype, size_t size, bool *submounts)
 {

@@ -17,10 +17,4 @@
  */
 int mount_shape(int fd, char *fstype, size_t size, bool *submounts);
 
-/* The id /proc/self/mountinfo gives the mount `fd` is on, from statx's
- * STATX_MNT_ID (Linux 5.8), or 0.  Unlike the fdinfo's mnt_id it needs no
- * /proc access: the non-dumpable init of an unprivileged caller cannot
- * read its own /proc/self/fdinfo on Linux 5.10. */
-unsigned long long mount_listed_id(int fd);
-
 #endif
