@@ -1,16 +1,16 @@
 /*
  * confine.c — what the egress process gives up before it touches a client.
  *
- * It needs: read-only opens (resolv.conf, hosts, nsswitch and the NSS
- * modules getaddrinfo loads), sockets of the Internet, Unix (nscd,
- * systemd-resolved) and netlink (AI_ADDRCONFIG) families, connect, threads,
- * epoll, splice.  It never needs: exec, a new process, ptrace, mounts or
- * namespaces, writes to the filesystem, bind/listen (its listeners arrive
- * ready-made over the socketpair), keys, BPF, io_uring, module loading.
- * The seccomp filter is a deny-list for those (an allow-list would have to
- * track every syscall a libc's resolver might make, and a wrong guess would
- * break name resolution on some distribution); writes to the filesystem are
- * denied by refusing any open with a write, create or truncate flag.
+ * It needs: read-only opens (resolv.conf and hosts, which c-ares reads:
+ * resolver_ares.c), Internet sockets, connect, threads, epoll, splice.
+ * It never needs: exec, a new process, ptrace, mounts or namespaces,
+ * writes to the filesystem, bind/listen (its listeners arrive ready-made
+ * over the socketpair), Unix or netlink sockets, keys, BPF, io_uring,
+ * module loading.  The seccomp filter is a deny-list for those (an
+ * allow-list would have to track every syscall the libc and c-ares might
+ * make, and a wrong guess would break resolution on some distribution);
+ * writes to the filesystem are denied by refusing any open with a write,
+ * create or truncate flag.
  */
 #include "config.h"
 
@@ -131,10 +131,12 @@ static int add_rules(scmp_filter_ctx ctx)
         r = deny(ctx, "openat", EACCES, 1, &a2);
         r = r ? r : deny(ctx, "open", EACCES, 1, &a1);
     }
-    /* Socket families: Internet, Unix, netlink; none of the raw or exotic
-     * ones (packet sockets, AF_ALG, vsock, ...). */
+    /* Socket families: Internet only.  Not Unix: in the host's namespaces
+     * a new Unix socket reaches every abstract name and socket file there
+     * (c-ares needs neither nscd nor systemd-resolved's socket); not
+     * netlink, raw, packet, AF_ALG, vsock... */
     for (int fam = 0; !r && fam <= AF_MAX; fam++) {
-        if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
+        if (fam == AF_INET || fam == AF_INET6)
             continue;
         struct scmp_arg_cmp a0 = arg_cmp(0, SCMP_CMP_EQ, (scmp_datum_t)fam, 0);
         r = deny(ctx, "socket", EAFNOSUPPORT, 1, &a0);

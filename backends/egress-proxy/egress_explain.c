@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +28,15 @@ static const char *front_end_names(unsigned fe)
  * (resolver_lookup), each address judged by dest_address_allowed; the proxy
  * uses the first it allows and refuses the name when it allows none.
  * `d` ends up as the refusal when there is one.  The allowed address as
- * text into used[64], or "" with *gai the lookup's error (0: none). */
-static void judge_lookup(struct dest_decision *d, char used[64], int *gai)
+ * text into used[64], or "" with why[] the lookup's failure ("" when it
+ * resolved). */
+static void judge_lookup(struct dest_decision *d, char used[64], char why[RESOLVER_WHY_MAX])
 {
     struct resolve_job job = {.count = 0};
     snprintf(job.host, sizeof job.host, "%s", d->host.name);
     resolver_lookup(&job);
     used[0] = '\0';
-    *gai = job.error;
+    snprintf(why, RESOLVER_WHY_MAX, "%s", job.error ? job.why : "");
     struct dest_decision refused = *d;
     for (size_t k = 0; k < job.count; k++) {
         struct dest_decision each = *d;
@@ -56,12 +56,12 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
     const struct sandbox_query *q = &out->queries[i];
     struct dest_decision d;
     char used[64] = "";
-    int gai = 0;
+    char why[RESOLVER_WHY_MAX] = "";
     dest_decide(hp, q->host, q->host_len, q->port, &d);
     const struct host_rule *rule = d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED ? NULL :
                                    host_rules_match(hp->rules, hp->count, &d.host, q->port);
     if (d.verdict == DEST_RESOLVE)
-        judge_lookup(&d, used, &gai);
+        judge_lookup(&d, used, why);
     if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
         sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d.rule, d.reason);
         return;
@@ -69,9 +69,9 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
     const char *entry = rule ? rule->entry : "?";
     if (d.verdict == DEST_CONNECT_LITERAL)
         sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"", entry);
-    else if (gai)
+    else if (why[0])
         sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' does not "
-                                "resolve here now (%s), the proxy would answer 502", entry, d.host.name, gai_strerror(gai));
+                                "resolve here now (%s), the proxy would answer 502", entry, d.host.name, why);
     else
         sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' resolves "
                                 "here now to %s, a public address (looked up again on each request)",

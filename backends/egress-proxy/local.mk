@@ -44,25 +44,25 @@ EGRESS_LINUX_SOURCES = \
 	backends/egress-proxy/name_views.h backends/egress-proxy/name_views.c \
 	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c \
 	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
-	backends/egress-proxy/confine.c
+	backends/egress-proxy/confine.c backends/egress-proxy/resolver_ares.c
 # macOS: poll(2), recv/send copy, no seccomp; listeners on host loopback.
 # Also compiled on Linux, with -DEGRESS_PORTABLE, for test programs only
 # (tests/egress-proxy/local.mk), so this path runs in `make check` here.
 EGRESS_PORTABLE_SOURCES = \
 	backends/egress-proxy/egress_loopback.c \
 	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
-	backends/egress-proxy/confine_portable.c \
+	backends/egress-proxy/confine_portable.c backends/egress-proxy/resolver_libc.c \
 	backends/egress-proxy/egress_sbpl.h backends/egress-proxy/egress_sbpl.c \
 	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c
 if HOST_LINUX
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_LINUX_SOURCES)
-EGRESS_BACKEND_LIBS += $(SECCOMP_LIBS) $(CAPNG_LIBS) -lpthread
+EGRESS_BACKEND_LIBS += $(SECCOMP_LIBS) $(CAPNG_LIBS) $(CARES_LIBS) -lpthread
 endif
 if HOST_DARWIN
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 EGRESS_BACKEND_LIBS += -lpthread
 endif
-EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
+EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread
 if HOST_LINUX
 EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_NETNS -DEGRESS_VARIANT_LOOPBACK
 endif

@@ -26,3 +26,18 @@ void refusal_report_write(int fd, const struct refusal_event *e)
 {
     report_write(fd, REFUSAL_EVENT, egress_fields, e);
 }
+
+static void failure_fields(struct report_line *l, const void *arg)
+{
+    const struct failure_event *e = arg;
+    report_field_string(l, "frontEnd", e->front_end, 16);
+    report_field_string(l, "host", e->host, 260);
+    report_field_uint(l, "port", e->port);
+    report_field_string(l, "cause", e->cause, 40);
+    report_field_text(l, "reason", e->reason);
+}
+
+void failure_report_write(int fd, const struct failure_event *e)
+{
+    report_write(fd, FAILURE_EVENT, failure_fields, e);
+}

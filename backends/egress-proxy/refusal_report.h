@@ -1,9 +1,10 @@
 /*
  * refusal_report.h — the egress process's lines in the caller's report
- * (--refusal-report N): one per destination the proxy refuses, for the
- * caller (an agent framework) to tell a policy refusal from a network
- * fault.  Format: the README's "Refusal report"; the framing and the
- * writer that never blocks are the core's (event_report.h).
+ * (--refusal-report N): one per destination the proxy refuses, and one per
+ * allowed destination it could not reach, for the caller (an agent
+ * framework) to tell a policy refusal from a network fault.  Format: the
+ * README's "Refusal report"; the framing and the writer that never blocks
+ * are the core's (event_report.h).
  */
 #ifndef HAS_EGRESS_REFUSAL_REPORT_H
 #define HAS_EGRESS_REFUSAL_REPORT_H
@@ -32,5 +33,20 @@ size_t refusal_report_format(char *out, size_t cap, const struct refusal_event *
 
 /* Write one line to fd (report_write: stamped, never waiting). */
 void refusal_report_write(int fd, const struct refusal_event *e);
+
+/* A destination the policy allows that the proxy could not reach, for a
+ * cause that is not the sandbox's rule: one "egress-failed" line. */
+#define FAILURE_EVENT "egress-failed"
+#define FAILURE_NAME_RESOLUTION "name-resolution"
+
+struct failure_event {
+    const char *front_end;
+    const char *host;
+    unsigned port;
+    const char *cause;       /* FAILURE_NAME_RESOLUTION */
+    const char *reason;      /* the sentence the client was given */
+};
+
+void failure_report_write(int fd, const struct failure_event *e);
 
 #endif

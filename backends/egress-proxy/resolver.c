@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,27 +17,6 @@ static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
 static struct resolve_job *queue_head, *queue_tail;
 static int done_pipe[2] = {-1, -1};
-
-void resolver_lookup(struct resolve_job *job)
-{
-    struct addrinfo hints, *res = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_ADDRCONFIG;
-    job->count = 0;
-    job->error = getaddrinfo(job->host, NULL, &hints, &res);
-    if (job->error)
-        return;
-    for (struct addrinfo *ai = res; ai && job->count < RESOLVER_MAX_ADDRS; ai = ai->ai_next) {
-        struct ip_addr a;
-        if (ip_from_sockaddr(ai->ai_addr, &a) == 0)
-            job->addrs[job->count++] = a;
-    }
-    freeaddrinfo(res);
-    if (job->count == 0)
-        job->error = EAI_NONAME;
-}
 
 static void *worker(void *unused)
 {

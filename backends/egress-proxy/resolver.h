@@ -1,10 +1,12 @@
 /*
  * resolver.h — name resolution that never blocks the event loop.
  *
- * getaddrinfo(3) is blocking and has no portable cancellation; a small,
- * fixed pool of worker threads runs it, and each finished job is handed back
- * to the loop as a pointer written to a pipe the loop polls.  The pool size
- * bounds the concurrent lookups; the loop's connection cap bounds the queue.
+ * A small, fixed pool of worker threads runs the lookups, and each finished
+ * job is handed back to the loop as a pointer written to a pipe the loop
+ * polls.  The pool size bounds the concurrent lookups; the loop's
+ * connection cap bounds the queue.  The lookup itself is one of two
+ * (resolver_lookup): c-ares on Linux (resolver_ares.c), the system's
+ * getaddrinfo on macOS (resolver_libc.c).
  */
 #ifndef HAS_EGRESS_RESOLVER_H
 #define HAS_EGRESS_RESOLVER_H
@@ -15,18 +17,23 @@
 
 #define RESOLVER_THREADS 4
 #define RESOLVER_MAX_ADDRS 16
+/* A lookup ends within this, answered or not (resolver_ares.c). */
+#define RESOLVER_DEADLINE_MS 8000
+#define RESOLVER_WHY_MAX 160
 
 struct resolve_job {
     char host[256];
     void *owner;                   /* the loop's connection; never touched by workers */
-    int error;                     /* 0, or a getaddrinfo EAI_* code */
+    int error;                     /* 0, or nonzero with why[] set */
+    char why[RESOLVER_WHY_MAX];    /* why the name did not resolve, one sentence */
     struct ip_addr addrs[RESOLVER_MAX_ADDRS];
     size_t count;
     struct resolve_job *next;      /* queue link, workers only */
 };
 
 /* The lookup itself, in the calling thread: what a worker does with a job
- * (--explain's verdict on a name uses it too). */
+ * (--explain's verdict on a name uses it too).  Fills addrs/count, or sets
+ * error and why. */
 void resolver_lookup(struct resolve_job *job);
 
 /* Start the workers.  Returns the descriptor to poll for finished jobs, or

@@ -43,6 +43,15 @@ static void report_refusal(struct egress_loop *loop, struct conn *c)
     refusal_report_write(loop->report_fd, &e);
 }
 
+/* The caller's refusal report: an allowed destination not reached. */
+static void report_failure(struct egress_loop *loop, struct conn *c, const char *cause, const char *reason)
+{
+    if (loop->report_fd < 0)
+        return;
+    struct failure_event e = {c->front->name, c->dest.host.name, c->port, cause, reason};
+    failure_report_write(loop->report_fd, &e);
+}
+
 static unsigned char socks_code_for(int err)
 {
     switch (err) {
@@ -66,7 +75,8 @@ void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout)
                  c->dest.host.name, (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
         refuse(loop, c, 504, SOCKS5_HOST_UNREACHABLE, NULL, reason);
     } else if (c->job && c->job->error) {
-        snprintf(reason, sizeof reason, "cannot resolve '%s'", c->dest.host.name);
+        snprintf(reason, sizeof reason, "cannot resolve '%s': %s", c->dest.host.name, c->job->why);
+        report_failure(loop, c, FAILURE_NAME_RESOLUTION, reason);
         refuse(loop, c, 502, SOCKS5_HOST_UNREACHABLE, NULL, reason);
     } else {
         snprintf(reason, sizeof reason, "cannot connect to '%s' port %u: %s", c->dest.host.name,

@@ -20,7 +20,7 @@ CHECKOUT=$(cd "$RELEASE_DIR/.." && pwd)
 WORK=${HAS_RELEASE_WORKDIR:-/tmp/has-release}
 JOBS=${HAS_RELEASE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian source packages of the static dependencies (and musl for aarch64).
-DEB_SOURCES=(libseccomp libcap-ng cjson cunit musl)
+DEB_SOURCES=(libseccomp libcap-ng c-ares cjson cunit musl)
 
 log() { printf '[release] %s\n' "$*" >&2; }
 die() { printf '[release] error: %s\n' "$*" >&2; exit 1; }

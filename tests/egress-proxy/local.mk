@@ -37,9 +37,10 @@ BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
-	backends/egress-proxy/confine.h backends/egress-proxy/confine.c
-tests_egress_proxy_test_confine_CFLAGS = $(EGRESS_TEST_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) -pthread
-tests_egress_proxy_test_confine_LDADD = $(CUNIT_LIBS) $(SECCOMP_LIBS) $(CAPNG_LIBS) -lpthread
+	backends/egress-proxy/confine.h backends/egress-proxy/confine.c \
+	backends/egress-proxy/resolver_ares.c backends/egress-proxy/addr_class.c
+tests_egress_proxy_test_confine_CFLAGS = $(EGRESS_TEST_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread
+tests_egress_proxy_test_confine_LDADD = $(CUNIT_LIBS) $(SECCOMP_LIBS) $(CAPNG_LIBS) $(CARES_LIBS) -lpthread
 # A stand-in for linux-ns (user + network namespace, lo up) that drives the
 # backend's hooks directly; used when the build has no linux-ns backend.
 check_PROGRAMS += tests/egress-proxy/egress_harness
@@ -80,12 +81,14 @@ EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOUR
 check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
-	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c
+	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
+	backends/egress-proxy/resolver_ares.c
 tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
-tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
-tests_egress_proxy_test_relay_LDADD = core/libpolicy.a $(CUNIT_LIBS) -lpthread
+tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CARES_CFLAGS) -pthread
+tests_egress_proxy_test_relay_LDADD = core/libpolicy.a $(CUNIT_LIBS) $(CARES_LIBS) -lpthread
 tests_egress_proxy_test_relay_portable_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
-	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c
+	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
+	backends/egress-proxy/resolver_libc.c
 tests_egress_proxy_test_relay_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_test_relay_portable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
 tests_egress_proxy_test_relay_portable_LDADD = core/libpolicy.a $(CUNIT_LIBS) -lpthread

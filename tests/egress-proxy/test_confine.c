@@ -8,7 +8,7 @@
 #include <CUnit/Basic.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,11 +21,12 @@
 #include <unistd.h>
 
 #include "confine.h"
+#include "resolver.h"
 #include "../cunit_run.h"
 
 enum probe {
     P_EXEC, P_FORK, P_WRITE_OPEN, P_CREATE, P_READ_OPEN, P_SIGNAL_PARENT, P_SIGNAL_SELF,
-    P_PACKET_SOCKET, P_INET_SOCKET, P_BIND, P_THREAD, P_RESOLVE, P_DUMPABLE, P_NO_NEW_PRIVS,
+    P_PACKET_SOCKET, P_UNIX_SOCKET, P_NETLINK_SOCKET, P_INET_SOCKET, P_BIND, P_THREAD, P_RESOLVE, P_DUMPABLE, P_NO_NEW_PRIVS,
     P_UNSHARE, P_PTRACE, P_COUNT
 };
 
@@ -60,14 +61,19 @@ static void run_probes(int out, pid_t parent, const char *tmpl)
     res[P_SIGNAL_SELF] = kill(getpid(), 0) == 0;
     fd = socket(AF_PACKET, SOCK_RAW, 0);
     res[P_PACKET_SOCKET] = fd >= 0 || errno != EAFNOSUPPORT;
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    res[P_UNIX_SOCKET] = fd >= 0 || errno != EAFNOSUPPORT;
+    fd = socket(AF_NETLINK, SOCK_RAW, 0);
+    res[P_NETLINK_SOCKET] = fd >= 0 || errno != EAFNOSUPPORT;
     int s = socket(AF_INET, SOCK_STREAM, 0);
     res[P_INET_SOCKET] = s >= 0;
     struct sockaddr_in sin = {.sin_family = AF_INET};
     res[P_BIND] = bind(s, (struct sockaddr *)&sin, sizeof sin) == 0;
     pthread_t t;
     res[P_THREAD] = pthread_create(&t, NULL, thread_main, NULL) == 0 && pthread_join(t, NULL) == 0;
-    struct addrinfo *ai = NULL;
-    res[P_RESOLVE] = getaddrinfo("localhost", NULL, NULL, &ai) == 0;
+    struct resolve_job job = {.host = "localhost"};
+    resolver_lookup(&job);      /* the hosts file, through the egress process's own resolver */
+    res[P_RESOLVE] = job.error == 0 && job.count > 0;
     res[P_DUMPABLE] = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0;
     res[P_NO_NEW_PRIVS] = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
     res[P_UNSHARE] = syscall(SYS_unshare, 0x10000000 /* CLONE_NEWUSER */) == 0;
@@ -103,8 +109,9 @@ static void test_confinement(void)
         {P_EXEC, 0, "execve"}, {P_FORK, 0, "fork"}, {P_WRITE_OPEN, 0, "open for writing"},
         {P_CREATE, 0, "O_CREAT"}, {P_READ_OPEN, 1, "read-only open"},
         {P_SIGNAL_PARENT, 0, "signal another process"}, {P_SIGNAL_SELF, 1, "signal itself"},
-        {P_PACKET_SOCKET, 0, "AF_PACKET socket"}, {P_INET_SOCKET, 1, "AF_INET socket"},
-        {P_BIND, 0, "bind"}, {P_THREAD, 1, "threads"}, {P_RESOLVE, 1, "getaddrinfo"},
+        {P_PACKET_SOCKET, 0, "AF_PACKET socket"}, {P_UNIX_SOCKET, 0, "AF_UNIX socket"},
+        {P_NETLINK_SOCKET, 0, "AF_NETLINK socket"}, {P_INET_SOCKET, 1, "AF_INET socket"},
+        {P_BIND, 0, "bind"}, {P_THREAD, 1, "threads"}, {P_RESOLVE, 1, "resolver_lookup(localhost)"},
         {P_DUMPABLE, 0, "dumpable"}, {P_NO_NEW_PRIVS, 1, "no_new_privs"},
         {P_UNSHARE, 0, "unshare"}, {P_PTRACE, 0, "ptrace"},
     };
