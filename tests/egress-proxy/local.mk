@@ -33,7 +33,8 @@ if HOST_LINUX
 BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.sh \
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
 	tests/egress-proxy/proxy-report.sh tests/egress-proxy/real-clients.sh \
-	tests/egress-proxy/transparent.sh tests/egress-proxy/explain-proxy.sh
+	tests/egress-proxy/transparent.sh tests/egress-proxy/explain-proxy.sh \
+	tests/egress-proxy/dns-names.sh
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
@@ -104,7 +105,8 @@ EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.s
 	tests/egress-proxy/origin.py tests/egress-proxy/clients.py \
 	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py \
 	tests/egress-proxy/transparent.sh tests/egress-proxy/lab_origin.py tests/egress-proxy/lab_clients.py \
-	tests/egress-proxy/explain-proxy.sh
+	tests/egress-proxy/explain-proxy.sh tests/egress-proxy/netlab.sh \
+	tests/egress-proxy/dns-names.sh tests/egress-proxy/lab_dns.py
 
 # libFuzzer target over the client-facing parsers (configure --enable-fuzzers).
 if FUZZERS

@@ -4,37 +4,11 @@
 # relay; everything else is refused and reported, and never reaches an
 # origin.
 #
-# The lab: the test re-runs itself in a network and mount namespace of its
-# own (as root; unprivileged, in a user namespace too, then once more in a
-# nested one mapping the caller's uid back, so the supervisor runs
-# unprivileged).  There, "public" addresses on lo stand for the origins and
-# a private /etc/hosts names them, so the egress process resolves the real
-# names exactly as on a host, and all traffic stays in the namespace.
-if [ -z "${TRANSPARENT_LAB:-}" ]; then
-    for tool in unshare ip; do
-        command -v "$tool" >/dev/null || { echo "SKIP - needs $tool (util-linux, iproute2)"; exit 77; }
-    done
-    if [ "$(id -u)" = 0 ]; then
-        exec env TRANSPARENT_LAB=1 unshare --net --mount --propagation private -- "$0" "$@"
-    fi
-    exec env TRANSPARENT_LAB=1 LAB_UID="$(id -u)" LAB_GID="$(id -g)" \
-        unshare --user --map-root-user --net --mount --propagation private -- "$0" "$@"
-fi
-if [ "$TRANSPARENT_LAB" = 1 ]; then
-    LAB_HOSTS=$(mktemp "${TMPDIR:-/tmp}/has-lab-hosts.XXXXXX") || exit 1
-    chmod 644 "$LAB_HOSTS"
-    ip link set lo up &&
-        for a in 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6 10.9.9.9; do ip addr add "$a/32" dev lo || exit 1; done &&
-        mount --bind "$LAB_HOSTS" /etc/hosts &&
-        echo 0 >/proc/sys/net/ipv4/ip_unprivileged_port_start ||
-        { echo "FAIL - cannot set up the test's network lab"; rm -f "$LAB_HOSTS"; exit 1; }
-    export LAB_HOSTS
-    if [ -n "${LAB_UID:-}" ]; then
-        exec env TRANSPARENT_LAB=2 unshare --user --map-user="$LAB_UID" --map-group="$LAB_GID" -- "$0" "$@"
-    fi
-    TRANSPARENT_LAB=2
-fi
-
+# The lab (netlab.sh): a network namespace of the test's own, "public"
+# addresses on lo for the origins, and a DNS server of its own that names
+# them, so the egress process resolves the real names exactly as on a host.
+LAB_ADDRS="1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6 10.9.9.9"
+. "$(dirname "$0")/netlab.sh"
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/egress-proxy/egress-lib.sh"
 [ "$RUNNER" = supervisor ] || skip "the transparent front-end needs linux-ns (runner: $RUNNER)"
@@ -45,7 +19,7 @@ lab_cleanup() {
     [ -n "${SSHD_PID:-}" ] && kill "$SSHD_PID" 2>/dev/null
     # SIGINT: a fast shutdown (SIGTERM would wait for clients).
     [ -n "${PG_PID:-}" ] && kill -INT "$PG_PID" 2>/dev/null && wait "$PG_PID" 2>/dev/null
-    rm -f "$LAB_HOSTS"
+    netlab_cleanup
     eg_cleanup
 }
 trap lab_cleanup EXIT
@@ -60,16 +34,14 @@ lap() {
     LAP_T=$now
 }
 write_hosts() {
-    cat >"$LAB_HOSTS" <<EOF
-127.0.0.1 localhost
+    lab_names "127.0.0.1 localhost
 1.1.1.1 origin.test denied.test
 1.1.1.2 ssh.test
 1.1.1.4 pg.test
 $1 rebind.test
 1.1.1.5 web.test
 1.1.1.6 a.pool.test
-10.9.9.9 private.test
-EOF
+10.9.9.9 private.test"
 }
 write_hosts 1.1.1.3
 
@@ -81,9 +53,10 @@ LAB_ORIGIN_PID=$!
 for _ in $(seq 50); do [ -s "$T_TMP/origin.ready" ] && break; sleep 0.1; done
 [ -s "$T_TMP/origin.ready" ] || { echo "FAIL - the lab's origins did not start"; exit 1; }
 # The lab itself: the egress process will resolve and reach these.
-if getent hosts origin.test | grep -q '^1\.1\.1\.1 ' && "$PY" "$LABC" echo 1.1.1.1 8080 | grep -q '^echo:ping$'; then
-    ok "lab: origin.test is 1.1.1.1 and its origin echoes"
-else fail "lab: origin.test does not resolve or answer: $(getent hosts origin.test)"; fi
+if [ "$(lab_query origin.test)" = 1.1.1.1 ] && ! grep -q origin.test /etc/hosts &&
+    "$PY" "$LABC" echo 1.1.1.1 8080 | grep -q '^echo:ping$'; then
+    ok "lab: origin.test is 1.1.1.1 in the lab's DNS (not in /etc/hosts) and its origin echoes"
+else fail "lab: origin.test does not resolve or answer: $(lab_query origin.test)"; fi
 : >"$OLOG"
 
 POL='{"mode":"read_only","network":{"egress":true,"localBinding":false,"allowedHosts":["origin.test:8080","ssh.test:22","private.test:8080","rebind.test:8080","web.test","*.pool.test"],"outgoingProxy":{"frontEnds":["transparent"]}}}'

@@ -1,0 +1,116 @@
+#!/bin/bash
+# The HTTP and SOCKS5 front-ends reach names that only a DNS server knows
+# (the lab's, netlab.sh: no hosts file has them), and a hostile or broken
+# DNS server costs a bounded wait, a 502 that says why, and an
+# "egress-failed" report line; the egress process serves on afterwards.
+LAB_ADDRS="1.1.1.1"
+. "$(dirname "$0")/netlab.sh"
+. "$HAS_SRCDIR/tests/lib.sh"
+. "$HAS_SRCDIR/tests/egress-proxy/egress-lib.sh"
+[ "$RUNNER" = supervisor ] || skip "the lab's names are for the supervisor's egress process (runner: $RUNNER)"
+echo "# the supervisor runs as uid $(id -u) in the lab"
+
+dns_cleanup() {
+    [ -n "${LAB_ORIGIN_PID:-}" ] && kill "$LAB_ORIGIN_PID" 2>/dev/null
+    [ -n "${HOSTILE_PID:-}" ] && kill "$HOSTILE_PID" 2>/dev/null
+    netlab_cleanup
+    eg_cleanup
+}
+trap dns_cleanup EXIT
+
+lab_names "1.1.1.1 web.test"
+OLOG=$T_TMP/origin.log
+"$PY" "$EG_DIR/lab_origin.py" "$OLOG" "$T_TMP/origin.ready" 1.1.1.1:80 1.1.1.1:8080 &
+LAB_ORIGIN_PID=$!
+for _ in $(seq 50); do [ -s "$T_TMP/origin.ready" ] && break; sleep 0.1; done
+[ -s "$T_TMP/origin.ready" ] || { echo "FAIL - the lab's origins did not start"; exit 1; }
+
+POL=$(proxy_policy '"http","socks5"' '"*.test"')
+REPORT=$T_TMP/report
+: >"$REPORT"
+# dsbx SCRIPT: sh -c SCRIPT in the sandbox under POL; RC, OUT, ERR; the
+# refusal report appended to $REPORT.
+dsbx() {
+    "$SUPERVISOR" --refusal-report 3 --policy "$POL" -- /bin/sh -c "$1" \
+        3>>"$REPORT" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+    RC=$?
+    OUT=$(cat "$T_TMP/out")
+    ERR=$(cat "$T_TMP/err")
+}
+# expect_failed_report HOST CAUSE REASON-ERE WHAT
+expect_failed_report() {
+    if grep -F '"event":"egress-failed"' "$REPORT" | grep -F "\"host\":\"$1\"" |
+        grep -F "\"cause\":\"$2\"" | grep -qE "\"reason\":\"[^\"]*$3"; then
+        ok "$4: reported (egress-failed $1 $2)"
+    else fail "$4: no egress-failed line for $1 ($2, /$3/): $(cat "$REPORT")"; fi
+}
+
+# --- names only the lab's DNS server knows -------------------------------
+if [ "$(lab_query web.test)" = 1.1.1.1 ] && ! grep -q web.test /etc/hosts; then
+    ok "lab: web.test is 1.1.1.1 in the lab's DNS, not in /etc/hosts"
+else fail "lab: web.test: $(lab_query web.test)"; fi
+
+dsbx 'curl -sS -x "$HTTP_PROXY" http://web.test/'
+expect_out '^hello from 1\.1\.1\.1:80$' "HTTP proxy: GET http://web.test/"
+dsbx 'curl -sS -p -x "$HTTP_PROXY" http://web.test:8080/'
+expect_out '^hello from 1\.1\.1\.1:8080$' "HTTP proxy: CONNECT web.test:8080"
+dsbx 'curl -sS -x "$ALL_PROXY" http://web.test:8080/'
+expect_out '^hello from 1\.1\.1\.1:8080$' "SOCKS5 with the name (socks5h): web.test:8080"
+
+: >"$REPORT"
+dsbx 'curl -sS -i -x "$HTTP_PROXY" http://gone.test/'
+expect_out '^HTTP/1\.[01] 502' "a name the DNS server does not have: 502"
+expect_out "cannot resolve 'gone\\.test': no such name" "the 502 says the name does not exist"
+expect_failed_report gone.test name-resolution 'no such name' "the unresolvable name"
+if grep -q '"event":"egress-refused"' "$REPORT"; then
+    fail "an unresolvable allowed name was reported as a policy refusal: $(cat "$REPORT")"
+else ok "an unresolvable allowed name is not a policy refusal"; fi
+
+# --- a hostile DNS server --------------------------------------------------
+DNSLOG=$T_TMP/dns.log
+: >"$DNSLOG"
+"$PY" "$EG_DIR/lab_dns.py" 127.0.0.2 "$DNSLOG" "$T_TMP/dns.ready" &
+HOSTILE_PID=$!
+for _ in $(seq 50); do [ -s "$T_TMP/dns.ready" ] && break; sleep 0.1; done
+[ -s "$T_TMP/dns.ready" ] || { echo "FAIL - the hostile DNS server did not start"; exit 1; }
+lab_nameserver 127.0.0.2
+
+: >"$REPORT"
+# All at once, in one sandbox: each is bounded by the lookup's deadline,
+# and the egress process answers the good name after the bad ones.
+kinds="silent wrongid garbage loop truncated nxdomain servfail"
+script=
+for k in $kinds; do
+    script="$script (curl -sS -i -x \"\$HTTP_PROXY\" http://$k.test/ | sed 's/^/$k: /'; echo \"$k: took \$((\$(date +%s) - t0)) s\") &"
+done
+t0=$(date +%s)
+dsbx "t0=\$(date +%s); $script wait; curl -sS -x \"\$HTTP_PROXY\" http://ok.test/; curl -sS -x \"\$HTTP_PROXY\" http://many.test:8080/"
+took=$(($(date +%s) - t0))
+echo "# hostile lookups, all in parallel, then two good ones: $took s"
+for k in $kinds; do
+    expect_out "^$k: HTTP/1\\.[01] 502" "DNS server's $k answer: 502"
+    expect_out "^$k: .*cannot resolve '$k\\.test'" "DNS server's $k answer: the 502 names the name"
+    expect_failed_report "$k.test" name-resolution "cannot resolve '$k.test'" "DNS server's $k answer"
+    n=$(printf '%s\n' "$OUT" | sed -n "s/^$k: took \\([0-9]*\\) s$/\\1/p")
+    if [ -n "$n" ] && [ "$n" -le 12 ]; then ok "DNS server's $k answer: over within ${n} s (deadline 8 s)"
+    else fail "DNS server's $k answer: took ${n:-?} s"; fi
+done
+expect_out "^silent: .*no DNS server answered|^silent: .*deadline" "silence reads as no answer"
+expect_out "^garbage: .*could not be read" "garbage reads as an unreadable answer"
+expect_out "^nxdomain: .*no such name" "NXDOMAIN reads as no such name"
+expect_out "^servfail: .*refused or failed" "SERVFAIL reads as a failed query"
+expect_out '^hello from 1\.1\.1\.1:80$' "after them, ok.test resolves through the same DNS server"
+expect_out '^hello from 1\.1\.1\.1:8080$' "a 40-address answer is used (its first address)"
+if grep -q '^udp silent.test 1$' "$DNSLOG" && grep -q '^tcp truncated.test' "$DNSLOG"; then
+    ok "the egress process asked the DNS server itself (UDP, and TCP after truncation)"
+else fail "the DNS server's log lacks the queries: $(sort "$DNSLOG" | uniq -c | tr '\n' ';')"; fi
+
+# A name longer than DNS allows, a label over 63 bytes: refused before or
+# by the resolver, never sent.
+: >"$DNSLOG"
+long=$(printf 'a%.0s' $(seq 70))
+dsbx "curl -sS -i -x \"\$HTTP_PROXY\" http://$long.test/"
+expect_out '^HTTP/1\.[01] (400|403|502)' "a 70-byte label: refused"
+if grep -q "$long" "$DNSLOG"; then fail "a 70-byte label was sent to the DNS server"; else ok "a 70-byte label never reached the DNS server"; fi
+
+finish
