@@ -45,6 +45,24 @@ export const EgressRefusalSchema = Type.Object(
 
 export type EgressRefusal = Static<typeof EgressRefusalSchema>;
 
+/** An allowed destination the proxy could not reach (not a policy refusal). */
+export const EgressFailureSchema = Type.Object(
+    {
+        event: Type.Literal("egress-failed"),
+        time: Time,
+        frontEnd: Type.Union([Type.Literal("http"), Type.Literal("socks5"), Type.Literal("transparent")]),
+        host: Type.String({ minLength: 1 }),
+        port: Type.Integer({ minimum: 1, maximum: 65535 }),
+        /** What failed: the name did not resolve. */
+        cause: Type.Literal("name-resolution"),
+        /** The sentence the workload's client was given with its 502. */
+        reason: Type.String(),
+        dropped: Dropped,
+    },
+    { additionalProperties: false },
+);
+export type EgressFailure = Static<typeof EgressFailureSchema>;
+
 /** The connect() broker refused a Unix socket (an abstract address as "@name"). */
 export const UnixConnectRefusalSchema = Type.Object(
     { event: Type.Literal("unix-connect-refused"), time: Time, path: Type.String(), reason: Type.String(), dropped: Dropped },
@@ -125,6 +143,7 @@ export interface UnknownReportEvent {
 /** Every line of the report. */
 export type ReportEvent =
     | EgressRefusal
+    | EgressFailure
     | UnixConnectRefusal
     | IpConnectRefusal
     | MetadataRefusal
@@ -134,6 +153,7 @@ export type ReportEvent =
 
 const KNOWN = {
     "egress-refused": EgressRefusalSchema,
+    "egress-failed": EgressFailureSchema,
     "unix-connect-refused": UnixConnectRefusalSchema,
     "ip-connect-refused": IpConnectRefusalSchema,
     "metadata-refused": MetadataRefusalSchema,

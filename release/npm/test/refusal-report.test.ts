@@ -29,6 +29,23 @@ test("a supervisor line parses into its typed record", () => {
     assert.equal(r.rule, "allowedHosts");
 });
 
+test("an egress-failed line parses, and is told from a refusal", () => {
+    const failed = JSON.stringify({
+        event: "egress-failed",
+        time: "2026-12-03T06:08:59.457Z",
+        frontEnd: "socks5",
+        host: "gone.test",
+        port: 443,
+        cause: "name-resolution",
+        reason: "cannot resolve 'gone.test': no such name",
+        dropped: 0,
+    });
+    const r = parseRefusalLine(failed);
+    assert.ok(r.event === "egress-failed");
+    assert.equal(r.cause, "name-resolution");
+    assert.throws(() => parseRefusalLine(failed.replace("name-resolution", "firewall")), RefusalReportError);
+});
+
 test("lines that are not refusal records are refused, saying why", () => {
     const base = JSON.parse(line) as Record<string, unknown>;
     const bad: [string, string][] = [
