@@ -3,6 +3,7 @@
 # (the lab's, netlab.sh: no hosts file has them), and a hostile or broken
 # DNS server costs a bounded wait, a 502 that says why, and an
 # "egress-failed" report line; the egress process serves on afterwards.
+# linux-ns and landlock (whose egress process is on the host's loopback).
 LAB_ADDRS="1.1.1.1"
 . "$(dirname "$0")/netlab.sh"
 . "$HAS_SRCDIR/tests/lib.sh"
@@ -25,13 +26,13 @@ LAB_ORIGIN_PID=$!
 for _ in $(seq 50); do [ -s "$T_TMP/origin.ready" ] && break; sleep 0.1; done
 [ -s "$T_TMP/origin.ready" ] || { echo "FAIL - the lab's origins did not start"; exit 1; }
 
-POL=$(proxy_policy '"http","socks5"' '"*.test"')
+POL='{"mode":"read_only","network":{"egress":true,"localBinding":false,"allowedHosts":["*.test"],"outgoingProxy":{"frontEnds":["http","socks5"]}}}'
 REPORT=$T_TMP/report
 : >"$REPORT"
-# dsbx SCRIPT: sh -c SCRIPT in the sandbox under POL; RC, OUT, ERR; the
-# refusal report appended to $REPORT.
+# dsbx SCRIPT: sh -c SCRIPT in the sandbox under POL (--sandbox $SANDBOX
+# when set); RC, OUT, ERR; the refusal report appended to $REPORT.
 dsbx() {
-    "$SUPERVISOR" --refusal-report 3 --policy "$POL" -- /bin/sh -c "$1" \
+    "$SUPERVISOR" ${SANDBOX:+--sandbox "$SANDBOX"} --refusal-report 3 --policy "$POL" -- /bin/sh -c "$1" \
         3>>"$REPORT" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
     RC=$?
     OUT=$(cat "$T_TMP/out")
@@ -65,6 +66,27 @@ expect_failed_report gone.test name-resolution 'no such name' "the unresolvable 
 if grep -q '"event":"egress-refused"' "$REPORT"; then
     fail "an unresolvable allowed name was reported as a policy refusal: $(cat "$REPORT")"
 else ok "an unresolvable allowed name is not a policy refusal"; fi
+
+# --- the same under landlock: its egress process on the host's loopback ---
+SANDBOX=landlock
+dsbx 'curl -sS -x "$HTTP_PROXY" http://web.test/'
+if [ "$RC" = 125 ] && printf '%s' "$ERR" | grep -q 'kernel'; then
+    echo "# landlock cannot run here ($ERR): its part is not checked"
+else
+    expect_out '^hello from 1\.1\.1\.1:80$' "landlock, HTTP proxy: GET http://web.test/"
+    dsbx 'curl -sS -x "$ALL_PROXY" http://web.test:8080/'
+    expect_out '^hello from 1\.1\.1\.1:8080$' "landlock, SOCKS5 with the name: web.test:8080"
+    : >"$REPORT"
+    dsbx 'curl -sS -i -x "$ALL_PROXY" http://gone.test/; curl -sS -i -x "$HTTP_PROXY" http://gone.test/'
+    expect_out '^HTTP/1\.[01] 502' "landlock: a name the DNS server does not have: 502"
+    expect_failed_report gone.test name-resolution 'no such name' "landlock: the unresolvable name"
+    before=$(wc -l <"$OLOG")
+    dsbx 'curl -sS --max-time 5 --noproxy "*" http://1.1.1.1:8080/'
+    if [ "$RC" != 0 ] && [ "$(wc -l <"$OLOG")" = "$before" ]; then
+        ok "landlock: the origin's address past the proxy is refused, and never reached"
+    else fail "landlock: a direct connection to 1.1.1.1:8080: rc $RC, $OUT"; fi
+fi
+SANDBOX=
 
 # --- a hostile DNS server --------------------------------------------------
 DNSLOG=$T_TMP/dns.log
