@@ -42,6 +42,10 @@ struct policy_network {
     bool local_binding;
     /* Entries are "host" or "*.suffix", already syntax-checked. */
     struct string_list allowed_hosts;
+    /* Names also allowed to resolve to private, CGNAT, ULA, benchmark or
+     * documentation addresses (a company's mirror, a VPN's hosts); never
+     * to loopback, link-local, multicast or unspecified.  No literals. */
+    struct string_list allowed_internal_hosts;
     bool has_outgoing_proxy;
     unsigned front_ends; /* enum policy_front_end bits; non-zero iff has_outgoing_proxy */
     /* outgoingProxy.allowUnproxiedCertificateFetches: the platform's own
@@ -123,6 +127,10 @@ bool policy_mode_writes_cwd(enum policy_mode mode);
  * NULL when valid, or a static string that says why not.
  */
 const char *policy_host_entry_problem(const char *entry);
+
+/* An allowedInternalHosts entry: an allowedHosts entry that names a host
+ * rather than an IP literal.  NULL when valid, else why not. */
+const char *policy_internal_host_entry_problem(const char *entry);
 
 /*
  * The host and port of an entry: *host_len bytes of `entry` are the host

@@ -240,6 +240,22 @@ const char *policy_host_entry_problem(const char *entry)
     return policy_host_entry_split(entry, &host_len, &port);
 }
 
+const char *policy_internal_host_entry_problem(const char *entry)
+{
+    const char *why = policy_host_entry_problem(entry);
+    if (why)
+        return why;
+    size_t host_len;
+    unsigned port;
+    policy_host_entry_split(entry, &host_len, &port);
+    /* A literal is no name to trust an internal answer for: allowedHosts
+     * already reaches a literal whatever its class. */
+    if (entry[0] == '[' || memchr(entry, ':', host_len) || strspn(entry, "0123456789.") == host_len)
+        return "is an IP literal: list it in allowedHosts, which reaches a literal whatever its address "
+               "class (allowedInternalHosts is for names)";
+    return NULL;
+}
+
 typedef const char *(*item_problem_fn)(const char *);
 
 /* An optional array of strings at obj[key]; each item checked by `problem`. */
@@ -397,7 +413,8 @@ static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_netwo
 
 static void parse_network(struct parse *p, const cJSON *root, struct policy_network *net)
 {
-    static const char *const known[] = {"egress", "allowedHosts", "localBinding", "outgoingProxy"};
+    static const char *const known[] = {"egress", "allowedHosts", "allowedInternalHosts", "localBinding",
+                                        "outgoingProxy"};
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "network");
     if (!obj) {
         add_error(p, "$.network", "required field is missing");
@@ -412,6 +429,8 @@ static void parse_network(struct parse *p, const cJSON *root, struct policy_netw
     net->local_binding = parse_bool(p, obj, "localBinding", "$.network");
     parse_string_list(p, obj, "allowedHosts", "$.network", &net->allowed_hosts,
                       policy_host_entry_problem);
+    parse_string_list(p, obj, "allowedInternalHosts", "$.network", &net->allowed_internal_hosts,
+                      policy_internal_host_entry_problem);
     const cJSON *proxy = cJSON_GetObjectItemCaseSensitive(obj, "outgoingProxy");
     if (proxy)
         parse_proxy(p, proxy, net);
@@ -504,6 +523,8 @@ static void check_combinations(struct parse *p, const struct policy *pol)
             add_error(p, "$.network.localBinding", "false %s", why);
         if (net->allowed_hosts.count)
             add_error(p, "$.network.allowedHosts", "%s", why);
+        if (net->allowed_internal_hosts.count)
+            add_error(p, "$.network.allowedInternalHosts", "%s", why);
         if (net->has_outgoing_proxy)
             add_error(p, "$.network.outgoingProxy", "%s", why);
         if (policy_has_limits(pol))
@@ -514,9 +535,12 @@ static void check_combinations(struct parse *p, const struct policy *pol)
     }
     if (net->has_outgoing_proxy && !net->egress)
         add_error(p, "$.network.outgoingProxy", "requires \"egress\": true");
+    static const char *const unenforced =
+        "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false";
     if (net->egress && net->allowed_hosts.count && !net->has_outgoing_proxy)
-        add_error(p, "$.network.allowedHosts",
-                  "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false");
+        add_error(p, "$.network.allowedHosts", "%s", unenforced);
+    if (net->egress && net->allowed_internal_hosts.count && !net->has_outgoing_proxy)
+        add_error(p, "$.network.allowedInternalHosts", "%s", unenforced);
 }
 
 static struct policy *parse_document(struct parse *p, const cJSON *root)
@@ -618,6 +642,7 @@ void policy_free(struct policy *policy)
     string_list_free(&policy->allowed_write_paths);
     string_list_free(&policy->denied_write_paths);
     string_list_free(&policy->network.allowed_hosts);
+    string_list_free(&policy->network.allowed_internal_hosts);
     free(policy);
 }
 

@@ -168,6 +168,11 @@ enum addr_class addr_classify(const struct ip_addr *addr)
     return ADDR_PUBLIC;
 }
 
+bool addr_class_internal(enum addr_class cls)
+{
+    return cls == ADDR_PRIVATE || cls == ADDR_CGNAT || cls == ADDR_BENCHMARK || cls == ADDR_DOCUMENTATION;
+}
+
 const char *addr_class_name(enum addr_class cls)
 {
     switch (cls) {

@@ -43,6 +43,12 @@ void ip_unwrap(const struct ip_addr *in, struct ip_addr *out);
 /* Classify after unwrapping.  Only ADDR_PUBLIC may be reached by a name. */
 enum addr_class addr_classify(const struct ip_addr *addr);
 
+/* May a name listed in network.allowedInternalHosts reach this class?
+ * Private, CGNAT, benchmarking and documentation: what internal networks
+ * number their hosts with.  Never loopback, link-local (the metadata
+ * address), multicast, unspecified or reserved. */
+bool addr_class_internal(enum addr_class cls);
+
 /* "loopback", "private", ... for messages. */
 const char *addr_class_name(enum addr_class cls);
 

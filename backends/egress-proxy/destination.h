@@ -10,6 +10,7 @@
 
 #include "host_match.h"
 
+/* allowedHosts' rules, then allowedInternalHosts' (host_rule.internal). */
 struct host_policy {
     struct host_rule *rules;
     size_t count;
@@ -30,6 +31,7 @@ struct dest_decision {
     const char *rule;
     char reason[400];
     char address[64];    /* for "address-class": the address refused, else "" */
+    bool internal;       /* an allowedInternalHosts rule allows host and port */
 };
 
 /* Decide on a requested host (bytes as sent) and port. */
@@ -39,7 +41,8 @@ void dest_decide(const struct host_policy *policy, const char *host, size_t host
 /*
  * May a connection go to `addr`, which `decision->host` resolved to (or is,
  * for a literal)?  A literal the policy named exactly may be anything; every
- * other address must be public.  On refusal, fills decision->rule/reason.
+ * other address must be public, or for an internal name of an internal class
+ * (addr_class_internal).  On refusal, fills decision->rule/reason.
  */
 bool dest_address_allowed(struct dest_decision *decision, const struct ip_addr *addr);
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "egress_env.h"
@@ -45,6 +46,23 @@ void egress_compile_entry(const char *entry, struct host_rule *rule)
     if (policy_host_entry_split(entry, &host_len, &port) != NULL)
         host_len = 0;   /* cannot happen for a parsed policy; matches nothing */
     host_rule_compile(entry, host_len, port, rule);
+}
+
+int egress_compile_hosts(const struct policy_network *net, struct host_policy *out)
+{
+    const struct string_list *lists[] = {&net->allowed_hosts, &net->allowed_internal_hosts};
+    size_t n = lists[0]->count + lists[1]->count;
+    out->count = 0;
+    out->rules = calloc(n ? n : 1, sizeof *out->rules);
+    if (!out->rules)
+        return -1;
+    for (size_t l = 0; l < COUNT(lists); l++)
+        for (size_t i = 0; i < lists[l]->count; i++) {
+            struct host_rule *r = &out->rules[out->count++];
+            egress_compile_entry(lists[l]->items[i], r);
+            r->internal = l == 1;
+        }
+    return 0;
 }
 
 /*

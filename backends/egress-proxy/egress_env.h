@@ -7,6 +7,7 @@
 #define HAS_EGRESS_ENV_H
 
 #include "backend.h"
+#include "destination.h"
 #include "host_match.h"
 #include "proxy_auth.h"
 
@@ -23,5 +24,10 @@ enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_c
 /* Compile an allowedHosts entry of a parsed policy, split into host and
  * port by the policy parser's own rule (policy_host_entry_split). */
 void egress_compile_entry(const char *entry, struct host_rule *rule);
+
+/* Both host lists of a parsed policy, allowedHosts first, as the egress
+ * process judges them; out->rules (at least one slot) is the caller's to
+ * free.  Returns 0, or -1 when out of memory. */
+int egress_compile_hosts(const struct policy_network *net, struct host_policy *out);
 
 #endif

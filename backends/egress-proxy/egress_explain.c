@@ -28,9 +28,9 @@ static const char *front_end_names(unsigned fe)
  * (resolver_lookup), each address judged by dest_address_allowed; the proxy
  * uses the first it allows and refuses the name when it allows none.
  * `d` ends up as the refusal when there is one.  The allowed address as
- * text into used[64], or "" with why[] the lookup's failure ("" when it
- * resolved). */
-static void judge_lookup(struct dest_decision *d, char used[64], char why[RESOLVER_WHY_MAX])
+ * text into used[64] and its class into *cls, or "" with why[] the
+ * lookup's failure ("" when it resolved). */
+static void judge_lookup(struct dest_decision *d, char used[64], const char **cls, char why[RESOLVER_WHY_MAX])
 {
     struct resolve_job job = {.count = 0};
     snprintf(job.host, sizeof job.host, "%s", d->host.name);
@@ -42,6 +42,7 @@ static void judge_lookup(struct dest_decision *d, char used[64], char why[RESOLV
         struct dest_decision each = *d;
         if (dest_address_allowed(&each, &job.addrs[k])) {
             ip_format(&job.addrs[k], used, 64);
+            *cls = addr_class_name(addr_classify(&job.addrs[k]));
             return;
         }
         if (refused.verdict != DEST_DENIED)
@@ -51,31 +52,42 @@ static void judge_lookup(struct dest_decision *d, char used[64], char why[RESOLV
         *d = refused;
 }
 
+/* The rule that lets d's host through: an internal one when d is internal. */
+static const struct host_rule *deciding_rule(const struct host_policy *hp, const struct dest_decision *d, unsigned port)
+{
+    for (size_t i = 0; i < hp->count; i++)
+        if (hp->rules[i].internal == d->internal && host_rules_match(&hp->rules[i], 1, &d->host, port))
+            return &hp->rules[i];
+    return host_rules_match(hp->rules, hp->count, &d->host, port);
+}
+
 static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp)
 {
     const struct sandbox_query *q = &out->queries[i];
     struct dest_decision d;
     char used[64] = "";
     char why[RESOLVER_WHY_MAX] = "";
+    const char *cls = "";
     dest_decide(hp, q->host, q->host_len, q->port, &d);
     const struct host_rule *rule = d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED ? NULL :
-                                   host_rules_match(hp->rules, hp->count, &d.host, q->port);
+                                   deciding_rule(hp, &d, q->port);
     if (d.verdict == DEST_RESOLVE)
-        judge_lookup(&d, used, why);
+        judge_lookup(&d, used, &cls, why);
     if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
         sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d.rule, d.reason);
         return;
     }
     const char *entry = rule ? rule->entry : "?";
+    const char *list = d.internal ? "allowedInternalHosts" : "allowedHosts";
     if (d.verdict == DEST_CONNECT_LITERAL)
         sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"", entry);
     else if (why[0])
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' does not "
-                                "resolve here now (%s), the proxy would answer 502", entry, d.host.name, why);
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; '%s' does not "
+                                "resolve here now (%s), the proxy would answer 502", list, entry, d.host.name, why);
     else
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"; '%s' resolves "
-                                "here now to %s, a public address (looked up again on each request)",
-                                entry, d.host.name, used);
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; '%s' resolves "
+                                "here now to %s, a%s %s address (looked up again on each request)",
+                                list, entry, d.host.name, used, cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
 }
 
 enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
@@ -93,15 +105,16 @@ enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_expla
     sandbox_explain_add(ctx, out, "network", "", "only through the proxy, front-ends %s, to the hosts of "
                         "network.allowedHosts; anything else is refused with a refusal-report line",
                         front_end_names(net->front_ends));
-    struct host_policy hp = {calloc(net->allowed_hosts.count + 1, sizeof *hp.rules), net->allowed_hosts.count};
-    if (!hp.rules)
+    struct host_policy hp;
+    if (egress_compile_hosts(net, &hp) != 0)
         return sandbox_fail(ctx, "out of memory compiling network.allowedHosts");
     for (size_t i = 0; i < hp.count; i++) {
-        egress_compile_entry(net->allowed_hosts.items[i], &hp.rules[i]);
-        sandbox_explain_add(ctx, out, "host", net->allowed_hosts.items[i], "%s%s",
-                            hp.rules[i].port ? "this port only" : "any port",
-                            hp.rules[i].kind == RULE_NEVER ? "; matches nothing" :
-                            hp.rules[i].kind == RULE_LITERAL ? "; this address, whatever its class" :
+        const struct host_rule *r = &hp.rules[i];
+        sandbox_explain_add(ctx, out, "host", r->entry, "%s%s", r->port ? "this port only" : "any port",
+                            r->kind == RULE_NEVER ? "; matches nothing" :
+                            r->kind == RULE_LITERAL ? "; this address, whatever its class" :
+                            r->internal ? "; allowedInternalHosts: public and internal (private, CGNAT, "
+                                          "benchmarking, documentation) addresses it resolves to" :
                             "; only public addresses it resolves to");
     }
     for (size_t i = 0; i < out->query_count; i++)

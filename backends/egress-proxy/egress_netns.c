@@ -63,15 +63,10 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
  * refused here, before anything starts. */
 static enum sandbox_result transparent_table(struct sandbox_ctx *ctx, struct synth_table *t)
 {
-    const struct policy *p = ctx->policy;
-    size_t n = p->network.allowed_hosts.count;
-    struct host_policy rules = {calloc(n ? n : 1, sizeof(struct host_rule)), n};
-    struct host_policy derived = {NULL, 0};
+    struct host_policy rules, derived = {NULL, 0};
     char err[300];
-    if (!rules.rules)
-        return sandbox_fail(ctx, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        egress_compile_entry(p->network.allowed_hosts.items[i], &rules.rules[i]);
+    if (egress_compile_hosts(&ctx->policy->network, &rules) != 0)
+        return sandbox_fail(ctx, "out of memory compiling network.allowedHosts");
     int rc = synth_setup(&rules, &derived, t, err, sizeof err);
     free(rules.rules);
     free(derived.rules);

@@ -16,14 +16,10 @@ static struct egress_config *build_config(const struct policy *policy, const str
                                           unsigned front_ends, bool bind_loopback, int report_fd)
 {
     struct egress_config *cfg = calloc(1, sizeof *cfg);
-    size_t n = policy->network.allowed_hosts.count;
-    if (!cfg || !(cfg->policy.rules = calloc(n ? n : 1, sizeof *cfg->policy.rules))) {
+    if (!cfg || egress_compile_hosts(&policy->network, &cfg->policy) != 0) {
         free(cfg);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        egress_compile_entry(policy->network.allowed_hosts.items[i], &cfg->policy.rules[i]);
-    cfg->policy.count = n;
     cfg->creds = *creds;
     cfg->front_ends = front_ends;
     cfg->bind_loopback = bind_loopback;

@@ -40,6 +40,7 @@ struct host_rule {
     char text[HOST_NAME_MAX_LEN + 2];     /* normalised name or suffix (without "*.") */
     unsigned short port;                  /* 0: any port */
     const char *entry;                    /* the entry as written, for messages */
+    bool internal;                        /* from allowedInternalHosts */
 };
 
 /*

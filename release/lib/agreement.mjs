@@ -31,7 +31,7 @@ function tsVerdict(value) {
         return {
             accepted: false,
             paths: [...new Set(error.problems.map((p) => p.path))],
-            hosts: error.problems.filter((p) => p.path.startsWith(HOST_ITEM)).map((p) => `${p.path}: ${p.message}`),
+            hosts: error.problems.filter((p) => HOST_ITEMS.some((item) => p.path.startsWith(item))).map((p) => `${p.path}: ${p.message}`),
         };
     }
 }
@@ -46,12 +46,12 @@ function cVerdict(text) {
     // and its last path may be cut short.
     const truncated = Buffer.byteLength(r.stderr) >= DIAG_LINE_MAX;
     if (truncated) paths.pop();
-    const hosts = line.split("; ").filter((p) => p.startsWith(HOST_ITEM));
+    const hosts = line.split("; ").filter((p) => HOST_ITEMS.some((item) => p.startsWith(item)));
     if (truncated) hosts.pop();
     return { accepted: false, paths: [...new Set(paths)], hosts, truncated, detail: line };
 }
 const DIAG_LINE_MAX = 1023;
-const HOST_ITEM = "$.network.allowedHosts[";
+const HOST_ITEMS = ["$.network.allowedHosts[", "$.network.allowedInternalHosts["];
 
 function compare(value, text) {
     const ts = tsVerdict(value);
@@ -130,6 +130,7 @@ function generate() {
                   ["egress", draw(pools.bool)],
                   ["localBinding", draw(pools.bool)],
                   ["allowedHosts", hostList()],
+                  ["allowedInternalHosts", random() < 0.3 ? hostList() : MISSING],
                   ["outgoingProxy", proxy()],
                   ...(random() < noise * 0.1 ? [["extra", 1]] : []),
               ]);

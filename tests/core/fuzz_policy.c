@@ -28,6 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < p->network.allowed_hosts.count; i++)
             if (policy_host_entry_problem(p->network.allowed_hosts.items[i]))
                 abort();
+        for (size_t i = 0; i < p->network.allowed_internal_hosts.count; i++)
+            if (policy_internal_host_entry_problem(p->network.allowed_internal_hosts.items[i]))
+                abort();
         if (p->network.has_outgoing_proxy != (p->network.front_ends != 0))
             abort();
         policy_free(p);

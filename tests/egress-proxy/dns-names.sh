@@ -3,8 +3,10 @@
 # (the lab's, netlab.sh: no hosts file has them), and a hostile or broken
 # DNS server costs a bounded wait, a 502 that says why, and an
 # "egress-failed" report line; the egress process serves on afterwards.
-# linux-ns and landlock (whose egress process is on the host's loopback).
-LAB_ADDRS="1.1.1.1"
+# allowedInternalHosts lets a listed name resolve to 10.x, never to the
+# metadata address or loopback.  linux-ns and landlock (whose egress
+# process is on the host's loopback).
+LAB_ADDRS="1.1.1.1 10.9.9.9 169.254.169.254"
 . "$(dirname "$0")/netlab.sh"
 . "$HAS_SRCDIR/tests/lib.sh"
 . "$HAS_SRCDIR/tests/egress-proxy/egress-lib.sh"
@@ -19,9 +21,13 @@ dns_cleanup() {
 }
 trap dns_cleanup EXIT
 
-lab_names "1.1.1.1 web.test"
+lab_names "1.1.1.1 web.test
+10.9.9.9 mirror.test
+169.254.169.254 metadata.test
+127.0.0.1 lo.test"
 OLOG=$T_TMP/origin.log
-"$PY" "$EG_DIR/lab_origin.py" "$OLOG" "$T_TMP/origin.ready" 1.1.1.1:80 1.1.1.1:8080 &
+"$PY" "$EG_DIR/lab_origin.py" "$OLOG" "$T_TMP/origin.ready" 1.1.1.1:80 1.1.1.1:8080 \
+    10.9.9.9:8080 169.254.169.254:80 &
 LAB_ORIGIN_PID=$!
 for _ in $(seq 50); do [ -s "$T_TMP/origin.ready" ] && break; sleep 0.1; done
 [ -s "$T_TMP/origin.ready" ] || { echo "FAIL - the lab's origins did not start"; exit 1; }
@@ -87,6 +93,58 @@ else
     else fail "landlock: a direct connection to 1.1.1.1:8080: rc $RC, $OUT"; fi
 fi
 SANDBOX=
+
+# --- allowedInternalHosts: a name that resolves to 10.x ------------------
+IPOL='{"mode":"read_only","network":{"egress":true,"localBinding":false,"allowedHosts":["mirror.test:8080"],"allowedInternalHosts":["internal.test:8080","*.test:80"],"outgoingProxy":{"frontEnds":["http","socks5","transparent"]}}}'
+ipsbx() {
+    "$SUPERVISOR" ${SANDBOX:+--sandbox "$SANDBOX"} --refusal-report 3 --policy "$1" -- /bin/sh -c "$2" 3>>"$REPORT" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+    RC=$?
+    OUT=$(cat "$T_TMP/out")
+    ERR=$(cat "$T_TMP/err")
+}
+: >"$REPORT"
+ipsbx "$POL" 'curl -sS -i -x "$HTTP_PROXY" http://mirror.test:8080/'
+expect_out '^HTTP/1\.[01] 403' "allowedHosts only: a name resolving to 10.9.9.9 is refused"
+expect_out "only public addresses are reachable by name, unless the name is in network.allowedInternalHosts" \
+    "the refusal says where an internal name belongs"
+if grep -qx 10.9.9.9:8080 "$OLOG"; then fail "the internal origin was reached under allowedHosts"
+else ok "the internal origin saw nothing under allowedHosts"; fi
+lab_names "1.1.1.1 web.test
+10.9.9.9 mirror.test internal.test
+169.254.169.254 metadata.test
+127.0.0.1 lo.test"
+ipsbx "$IPOL" 'curl -sS -x "$HTTP_PROXY" http://internal.test:8080/; curl -sS -x "$ALL_PROXY" http://internal.test:8080/;
+    curl -sS --noproxy "*" http://internal.test:8080/'
+if [ "$(printf '%s\n' "$OUT" | grep -c '^hello from 10\.9\.9\.9:8080$')" = 3 ]; then
+    ok "allowedInternalHosts: internal.test (10.9.9.9) through HTTP, SOCKS5 and the transparent front-end"
+else fail "allowedInternalHosts: internal.test: $OUT $ERR"; fi
+SANDBOX=landlock
+ipsbx "${IPOL/,\"transparent\"/}" 'curl -sS -x "$HTTP_PROXY" http://internal.test:8080/; curl -sS -i -x "$ALL_PROXY" http://metadata.test/'
+if [ "$RC" = 125 ] && printf '%s' "$ERR" | grep -q 'kernel'; then
+    echo "# landlock cannot run here ($ERR): its part is not checked"
+else
+    expect_out '^hello from 10\.9\.9\.9:8080$' "landlock, allowedInternalHosts: internal.test through HTTP"
+    expect_out_lacks 'hello from 169' "landlock, allowedInternalHosts: metadata.test stays refused"
+fi
+SANDBOX=
+: >"$REPORT"
+ipsbx "$IPOL" 'for h in metadata.test lo.test; do curl -sS -i -x "$HTTP_PROXY" http://$h/ | head -1; done
+    curl -sS -i -x "$HTTP_PROXY" http://mirror.test:8080/ | head -1'
+if [ "$(printf '%s\n' "$OUT" | grep -c '^HTTP/1\.[01] 403')" = 3 ]; then
+    ok "allowedInternalHosts: names resolving to 169.254.169.254 or 127.0.0.1 stay refused; mirror.test:8080 (allowedHosts) too"
+else fail "allowedInternalHosts refusals: $OUT"; fi
+for h in metadata.test lo.test; do
+    if grep -F '"event":"egress-refused"' "$REPORT" | grep -F "\"host\":\"$h\"" | grep -qF '"rule":"address-class"'; then
+        ok "$h: reported as an address-class refusal"
+    else fail "$h: no address-class line: $(cat "$REPORT")"; fi
+done
+if grep -qx 169.254.169.254:80 "$OLOG"; then fail "the metadata address's origin was reached"
+else ok "the metadata address's origin saw nothing"; fi
+"$SUPERVISOR" --explain --policy "$IPOL" --connect-to internal.test:8080 --connect-to metadata.test:80 >"$T_TMP/explain" 2>&1
+if grep -q "allowedInternalHosts entry \"internal.test:8080\"; 'internal.test' resolves here now to 10.9.9.9, a private address" "$T_TMP/explain" &&
+    grep -q "metadata.test.*169.254.169.254, a link-local address, which no name reaches" "$T_TMP/explain"; then
+    ok "--explain: the internal name's rule and class, the metadata name refused"
+else fail "--explain: $(cat "$T_TMP/explain")"; fi
 
 # --- a hostile DNS server --------------------------------------------------
 DNSLOG=$T_TMP/dns.log

@@ -320,6 +320,55 @@ static void test_decision(void)
     CU_ASSERT_EQUAL(d.verdict, DEST_DENIED);
 }
 
+/* allowedInternalHosts: the listed name (and port) may resolve to an
+ * internal class, never to loopback, link-local, multicast, unspecified or
+ * reserved; the same name under allowedHosts only stays public-only. */
+static void test_internal_hosts(void)
+{
+    struct host_rule rules[3];
+    compile("mirror.corp:443", &rules[0]);
+    rules[0].internal = true;
+    compile("*.vpn.example", &rules[1]);
+    rules[1].internal = true;
+    compile("public.example", &rules[2]);
+    struct host_policy pol = {rules, 3};
+    struct dest_decision d;
+    struct ip_addr a;
+
+    dest_decide(&pol, "mirror.corp", 11, 443, &d);
+    CU_ASSERT_EQUAL(d.verdict, DEST_RESOLVE);
+    CU_ASSERT_TRUE(d.internal);
+    static const char *const internal[] = {"10.0.0.1", "172.16.5.5", "192.168.1.1", "100.64.1.1", "198.18.0.1",
+                                           "203.0.113.80", "fd00::1", "::ffff:10.1.1.1", "93.184.216.34"};
+    for (size_t i = 0; i < sizeof internal / sizeof internal[0]; i++) {
+        dest_decide(&pol, "mirror.corp", 11, 443, &d);
+        CU_ASSERT_EQUAL_FATAL(ip_literal_parse(internal[i], strlen(internal[i]), &a), 0);
+        CU_ASSERT_TRUE(dest_address_allowed(&d, &a));
+    }
+    static const char *const never[] = {"127.0.0.1", "::1", "169.254.169.254", "fe80::1", "224.0.0.1", "0.0.0.0",
+                                        "::", "240.0.0.1", "64:ff9b::7f00:1", "::ffff:169.254.169.254", "ff02::1"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) {
+        dest_decide(&pol, "a.vpn.example", 13, 8080, &d);
+        CU_ASSERT_TRUE(d.internal);
+        CU_ASSERT_EQUAL_FATAL(ip_literal_parse(never[i], strlen(never[i]), &a), 0);
+        CU_ASSERT_FALSE(dest_address_allowed(&d, &a));
+        CU_ASSERT_STRING_EQUAL(d.rule, "address-class");
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.reason, "not even one in network.allowedInternalHosts"));
+    }
+    /* The internal entry names port 443 only: on another port the name is
+     * not listed at all. */
+    dest_decide(&pol, "mirror.corp", 11, 80, &d);
+    CU_ASSERT_EQUAL(d.verdict, DEST_DENIED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.reason, "network.allowedHosts or network.allowedInternalHosts"));
+    /* A name of allowedHosts only: public addresses, and the refusal says
+     * where an internal name belongs. */
+    dest_decide(&pol, "public.example", 14, 443, &d);
+    CU_ASSERT_FALSE(d.internal);
+    ip_literal_parse("10.0.0.1", 8, &a);
+    CU_ASSERT_FALSE(dest_address_allowed(&d, &a));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.reason, "unless the name is in network.allowedInternalHosts"));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -331,5 +380,6 @@ int main(void)
     CU_add_test(s, "allowedHosts matching", test_matching);
     CU_add_test(s, "host:port rules", test_port_rules);
     CU_add_test(s, "destination decision", test_decision);
+    CU_add_test(s, "allowedInternalHosts", test_internal_hosts);
     return cunit_run_registry();
 }

@@ -85,6 +85,21 @@ export function hostEntrySplitProblem(entry: string): string | undefined {
     return undefined;
 }
 
+/**
+ * An allowedInternalHosts entry (policy_internal_host_entry_problem): an
+ * allowedHosts entry that names a host, not an IP literal.
+ */
+export function internalHostEntryProblem(entry: string): string | undefined {
+    const problem = hostEntryProblem(entry);
+    if (problem !== undefined) return problem;
+    const colon = entry.indexOf(":");
+    const oneColon = colon !== -1 && entry.indexOf(":", colon + 1) === -1;
+    const host = oneColon ? entry.slice(0, colon) : entry;
+    if (entry.startsWith("[") || host.includes(":") || /^[0-9.]*$/.test(host))
+        return "is an IP literal: list it in allowedHosts, which reaches a literal whatever its address class (allowedInternalHosts is for names)";
+    return undefined;
+}
+
 export function hostEntryProblem(entry: string): string | undefined {
     if (hasLoneSurrogate(entry)) return LONE_SURROGATE;
     if (entry.length === 0) return "must not be empty";

@@ -80,6 +80,8 @@ export const SupervisorNetworkPolicySchema = Type.Object(
     {
         egress: Type.Boolean(),
         allowedHosts: Type.Optional(Type.Array(AllowedHostEntrySchema)),
+        /** Names that may also resolve to private, CGNAT, ULA, benchmarking or documentation addresses (no literals). */
+        allowedInternalHosts: Type.Optional(Type.Array(AllowedHostEntrySchema)),
         localBinding: Type.Boolean(),
         outgoingProxy: Type.Optional(OutgoingProxySchema),
     },

@@ -117,7 +117,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function checkStrings(document: unknown, problems: ProblemList): void {
     if (!isRecord(document)) return;
     const lists: Array<[string, unknown]> = PATH_LIST_FIELDS.map((f) => [`$.${f}`, document[f]]);
-    if (isRecord(document.network)) lists.push(["$.network.allowedHosts", document.network.allowedHosts]);
+    if (isRecord(document.network)) {
+        lists.push(["$.network.allowedHosts", document.network.allowedHosts]);
+        lists.push(["$.network.allowedInternalHosts", document.network.allowedInternalHosts]);
+    }
     for (const [listPath, list] of lists) {
         if (!Array.isArray(list)) continue;
         list.forEach((item: unknown, i) => {
@@ -145,6 +148,9 @@ function checkFrontEndsOnce(document: unknown, problems: ProblemList): void {
 function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): void {
     const net = policy.network;
     const hostCount = net.allowedHosts?.length ?? 0;
+    const internalCount = net.allowedInternalHosts?.length ?? 0;
+    const unenforced =
+        "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false";
     if (policy.mode === "full_access") {
         const why = "is a restriction, which full_access cannot carry: use another mode";
         if (policy.deniedReadPaths?.length) problems.add("$.deniedReadPaths", why);
@@ -152,15 +158,13 @@ function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): voi
         if (!net.egress) problems.add("$.network.egress", `false ${why}`);
         if (!net.localBinding) problems.add("$.network.localBinding", `false ${why}`);
         if (hostCount) problems.add("$.network.allowedHosts", why);
+        if (internalCount) problems.add("$.network.allowedInternalHosts", why);
         if (net.outgoingProxy) problems.add("$.network.outgoingProxy", why);
         if (policy.limits && Object.keys(policy.limits).length) problems.add("$.limits", why);
         if (policy.scratch) problems.add("$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');
-    if (net.egress && hostCount && !net.outgoingProxy)
-        problems.add(
-            "$.network.allowedHosts",
-            "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false",
-        );
+    if (net.egress && hostCount && !net.outgoingProxy) problems.add("$.network.allowedHosts", unenforced);
+    if (net.egress && internalCount && !net.outgoingProxy) problems.add("$.network.allowedInternalHosts", unenforced);
 }

@@ -3,7 +3,7 @@
  * message reads like the supervisor's and, past the cap of 32, shows the same
  * problems: the document itself; unknown top-level fields; mode; the four
  * path lists (items by index); network: unknown fields, egress, localBinding,
- * allowedHosts (items), outgoingProxy (unknown fields,
+ * allowedHosts (items), allowedInternalHosts (items), outgoingProxy (unknown fields,
  * allowUnproxiedCertificateFetches, frontEnds, items); limits (unknown
  * fields, processes, memoryBytes, openFiles); scratch (unknown fields,
  * sizeBytes).
@@ -13,7 +13,10 @@ interface Level {
     children?: Record<string, Level>;
 }
 const PROXY: Level = { fields: ["allowUnproxiedCertificateFetches", "frontEnds"] };
-const NETWORK: Level = { fields: ["egress", "localBinding", "allowedHosts", "outgoingProxy"], children: { outgoingProxy: PROXY } };
+const NETWORK: Level = {
+    fields: ["egress", "localBinding", "allowedHosts", "allowedInternalHosts", "outgoingProxy"],
+    children: { outgoingProxy: PROXY },
+};
 const LIMITS: Level = { fields: ["processes", "memoryBytes", "openFiles"] };
 const SCRATCH: Level = { fields: ["sizeBytes"] };
 const ROOT: Level = {

@@ -6,7 +6,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { SCRATCH_MAX_BYTES, SCRATCH_MIN_BYTES } from "./policy-schema.js";
-import { hostEntryProblem, policyPathProblem } from "./policy-rules.js";
+import { hostEntryProblem, internalHostEntryProblem, policyPathProblem } from "./policy-rules.js";
 
 function jsonTypeName(value: unknown): string {
     if (value === null) return "null";
@@ -100,7 +100,9 @@ export function describeSchemaError(error: ValueError, path: string): string {
     }
 }
 
-/** Path lists hold paths; $.network.allowedHosts holds host entries. */
+/** Path lists hold paths; $.network.allowedHosts and allowedInternalHosts hold host entries. */
 export function stringProblem(path: string, value: string): string | undefined {
-    return path.startsWith("$.network.allowedHosts[") ? hostEntryProblem(value) : policyPathProblem(value);
+    if (path.startsWith("$.network.allowedHosts[")) return hostEntryProblem(value);
+    if (path.startsWith("$.network.allowedInternalHosts[")) return internalHostEntryProblem(value);
+    return policyPathProblem(value);
 }
