@@ -39,7 +39,7 @@
 #include "diag.h"
 #include "landlock.h"
 #include "landlock_sys.h"
-#include "seccomp_programs.h"
+#include "seccomp/seccomp_programs.h"
 #include "sandbox_limits.h"
 #include "supervised_fork.h"
 

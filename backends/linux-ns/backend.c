@@ -44,7 +44,7 @@
 #include "diag.h"
 #include "host_ipc.h"
 #include "linux_ns.h"
-#include "seccomp_programs.h"
+#include "seccomp/seccomp_programs.h"
 #include "sandbox_limits.h"
 #include "supervised_fork.h"
 
