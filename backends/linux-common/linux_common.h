@@ -36,7 +36,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "mount_id.h"
 #include "policy.h"
 #include "policy_paths.h"
 

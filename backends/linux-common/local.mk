@@ -13,8 +13,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/meta_broker.h backends/linux-common/meta_broker.c \
 	backends/linux-common/entry_broker.h backends/linux-common/entry_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \
-	backends/linux-common/keyring.c backends/linux-common/mountinfo.c \
-	backends/linux-common/mount_id.h backends/linux-common/mount_id.c \
+	backends/linux-common/keyring.c backends/linux-common/mount/mountinfo.c \
+	backends/linux-common/mount/mount_id.h backends/linux-common/mount/mount_id.c \
 	backends/linux-common/paths.c backends/linux-common/kernel_release.c \
 	backends/linux-common/cgroup.h backends/linux-common/cgroup.c \
 	backends/linux-common/sandbox_limits.h backends/linux-common/sandbox_limits.c
