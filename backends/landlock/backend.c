@@ -39,8 +39,8 @@
 #include "diag.h"
 #include "landlock.h"
 #include "landlock_sys.h"
+#include "limits/sandbox_limits.h"
 #include "seccomp/seccomp_programs.h"
-#include "sandbox_limits.h"
 #include "supervised_fork.h"
 
 struct landlock_state {

@@ -43,8 +43,8 @@
 #include <unistd.h>
 
 #include "entry_broker.h"
+#include "limits/sandbox_limits.h"
 #include "linux_common.h"
-#include "sandbox_limits.h"
 
 static bool kill_orphans_first;
 static const struct sandbox_limits *limits; /* NULL: none */

@@ -16,8 +16,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/keyring.c backends/linux-common/mount/mountinfo.c \
 	backends/linux-common/mount/mount_id.h backends/linux-common/mount/mount_id.c \
 	backends/linux-common/paths.c backends/linux-common/kernel_release.c \
-	backends/linux-common/cgroup.h backends/linux-common/cgroup.c \
-	backends/linux-common/sandbox_limits.h backends/linux-common/sandbox_limits.c
+	backends/linux-common/limits/cgroup.h backends/linux-common/limits/cgroup.c \
+	backends/linux-common/limits/sandbox_limits.h backends/linux-common/limits/sandbox_limits.c
 # The core's policy path algebra, compiled in here: a module is
 # self-contained, and the release binary's archives resolve left to right.
 LINUX_COMMON_SOURCES += core/policy_paths.h core/policy_paths.c

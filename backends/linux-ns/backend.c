@@ -43,9 +43,9 @@
 
 #include "diag.h"
 #include "host_ipc.h"
+#include "limits/sandbox_limits.h"
 #include "linux_ns.h"
 #include "seccomp/seccomp_programs.h"
-#include "sandbox_limits.h"
 #include "supervised_fork.h"
 
 #ifndef SYS_mount_setattr
