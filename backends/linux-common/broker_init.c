@@ -42,7 +42,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "entry_broker.h"
+#include "brokers/entry_broker.h"
 #include "limits/sandbox_limits.h"
 #include "linux_common.h"
 
