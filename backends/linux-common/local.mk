@@ -7,8 +7,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/linux_common.h backends/linux-common/mount_api.h \
 	backends/linux-common/caps.c backends/linux-common/fd_hygiene.c backends/linux-common/fd_pass.c \
 	backends/linux-common/seccomp/seccomp_programs.h backends/linux-common/seccomp/seccomp_filter.c \
-	backends/linux-common/brokers/connect_broker.c backends/linux-common/broker_init.c \
-	backends/linux-common/supervised_fork.h backends/linux-common/supervised_fork.c \
+	backends/linux-common/brokers/connect_broker.c backends/linux-common/process/broker_init.c \
+	backends/linux-common/process/supervised_fork.h backends/linux-common/process/supervised_fork.c \
 	backends/linux-common/brokers/broker_peek.h backends/linux-common/brokers/broker_peek.c \
 	backends/linux-common/brokers/meta_broker.h backends/linux-common/brokers/meta_broker.c \
 	backends/linux-common/brokers/entry_broker.h backends/linux-common/brokers/entry_broker.c \

@@ -32,7 +32,7 @@
 
 #include "limits/sandbox_limits.h"
 #include "linux_common.h"
-#include "supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
+#include "process/supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
 
 /* The two channels of the sequence, ends as pipe2() and socketpair() give them. */
 struct channels {
