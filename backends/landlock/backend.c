@@ -14,8 +14,8 @@
  *   entries in the directories on the way to a denial, fs_anchors.c, from
  *   the pools of directories made just before, fs_dir_pool.c; kills
  *   what the workload leaves behind and reports its status), which forks
- *   the workload, in linux-common's sequence (supervised_fork.c; ll_fork
- *   below holds this backend's own part).  The supervisor returns
+ *   the workload, in linux-common's sequence (process/supervised_fork.c;
+ *   ll_fork below holds this backend's own part).  The supervisor returns
  *   SANDBOX_SUPERVISE and waits.
  * harden (the workload): close descriptors above 2, zero capabilities and
  *   no_new_privs, enter the Landlock domain (with the signal and
@@ -39,9 +39,9 @@
 #include "diag.h"
 #include "landlock.h"
 #include "landlock_sys.h"
-#include "seccomp_programs.h"
-#include "sandbox_limits.h"
-#include "supervised_fork.h"
+#include "limits/sandbox_limits.h"
+#include "process/supervised_fork.h"
+#include "seccomp/seccomp_programs.h"
 
 struct landlock_state {
     bool sandbox;               /* false for full_access: nothing to enforce */

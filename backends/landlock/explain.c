@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "landlock.h"
-#include "sandbox_limits.h"
+#include "limits/sandbox_limits.h"
 
 /* The broker's own check on the socket at `path`, as connect_broker.c runs
  * it on the inode it opened. */

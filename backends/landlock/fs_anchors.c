@@ -1,8 +1,8 @@
 /*
  * fs_anchors.c — the directories on the way to a denied path ("anchors"),
  * noted during the ruleset's walk (fs_ruleset.c) and handed to the broker
- * (backends/linux-common/entry_broker.c), which makes, renames and removes
- * entries there for the workload, and opens them for listing.
+ * (backends/linux-common/brokers/entry_broker.c), which makes, renames and
+ * removes entries there for the workload, and opens them for listing.
  *
  * Each anchor is pinned (an O_PATH descriptor opened by the walk, before
  * anything of the workload runs) with the names in it that are denied or

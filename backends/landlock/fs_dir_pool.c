@@ -37,6 +37,7 @@
 
 #include "landlock.h"
 #include "landlock_sys.h"
+#include "mount/mount_id.h"
 
 _Static_assert(ENTRY_MAX_DIR_POOLS * (ENTRY_DIR_POOL_SIZE + 1) < 1024, "launch cost stays bounded");
 

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 
 #include "backend.h"
-#include "entry_broker.h"
+#include "brokers/entry_broker.h"
 #include "linux_common.h"
 #include "policy_paths.h"
 

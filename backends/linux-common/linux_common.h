@@ -3,26 +3,52 @@
  * build their boundary from.  Not a backend: no descriptor, no policy of
  * its own; each backend decides when and how to use these.
  *
+ * It declares what the files below define, except where a part keeps a
+ * header of its own (named in parentheses).  The mechanisms of one file
+ * each are at the top; a part made of several files has a room of its own
+ * (a sub-folder).  Every include names its file from this folder, by room
+ * ("brokers/entry_broker.h"): the folder is the one include path.  A
+ * room's files may include this header and another room's headers (only
+ * process/ does: those of brokers/ and limits/); neither this header nor a
+ * file at the top includes a room's.
+ *
  *   caps.c           zero capabilities, locked securebits, no_new_privs
  *   fd_hygiene.c     close every descriptor above 2
  *   fd_pass.c        one descriptor and a tag byte over a socket pair
- *   seccomp_rules.c  the one syscall table, compiled by libseccomp at build
- *                    time (seccomp_gen.c writes seccomp_programs.c)
- *   seccomp_filter.c loads the program a backend's shape calls for
- *   connect_broker.c a process outside the workload's filter makes its
- *                    connect() calls, after the backend's checks
- *   meta_broker.c    ... and its chmod/chown/utimes/xattr calls
- *   entry_broker.c   ... and its entries in the directories on the way
- *                    to a denied path
- *   broker_peek.c    what the broker reads of the workload
- *   broker_init.c    that process's life: reap, serve, report the status
- *   supervised_fork.c supervisor → that process → workload: the one fork
- *                    sequence (supervised_fork.h)
- *   landlock_sys.c   the Landlock system calls, its ABI, scopes
  *   keyring.c        a fresh session keyring
- *   mountinfo.c      the mount table; which filesystems are kernel interfaces
+ *   landlock_sys.c   the Landlock system calls (landlock_sys.h, with the
+ *                    UAPI spelt out), its ABI, scopes
  *   paths.c          the message for a policy path that does not resolve
  *   kernel_release.c whether the kernel is at least a given release
+ *
+ * process/  the processes of the sandbox
+ *   supervised_fork.c supervisor → middle process → workload: the one fork
+ *                    sequence (supervised_fork.h)
+ *   broker_init.c    the middle process's life once the workload exists:
+ *                    forward, reap, serve the brokers, report the status
+ * brokers/  the middle process makes the workload's calls, outside its filter
+ *   connect_broker.c its connect() calls, after the backend's checks
+ *   meta_broker.c    ... its chmod/chown/utimes/xattr calls (meta_broker.h)
+ *   entry_broker.c   ... its entries in the directories on the way to a
+ *                    denied path (entry_broker.h)
+ *   broker_peek.c    what the brokers read of the workload (broker_peek.h)
+ * seccomp/  the workload's filter
+ *   seccomp_rules.c  the one syscall table, compiled by libseccomp
+ *                    (seccomp_rules.h)
+ *   seccomp_gen.c    build-time tool: writes the compiled programs, one per
+ *                    shape, as seccomp_programs.c in the build tree
+ *                    (seccomp_programs.h)
+ *   seccomp_filter.c loads the program a backend's shape calls for
+ *   seccomp_dump.c   developer tool: prints the filter for a policy
+ * limits/   the policy's limits
+ *   sandbox_limits.c how each limit is bounded on Linux, and its end
+ *                    (sandbox_limits.h)
+ *   cgroup.c         a cgroup v2 group of the sandbox's own, its kill
+ *                    switch and keeper (cgroup.h)
+ * mount/    the mounts, as the kernel lists them
+ *   mountinfo.c      the mount table; which filesystems are kernel interfaces
+ *   mount_id.c       the id of the mount a descriptor is on (mount_id.h:
+ *                    its file needs <linux/stat.h>, not <sys/stat.h>)
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.
@@ -36,7 +62,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "mount_id.h"
 #include "policy.h"
 #include "policy_paths.h"
 
@@ -60,10 +85,11 @@ bool kernel_at_least(unsigned major, unsigned minor);
 int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen);
 int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen);
 
-/* seccomp_filter.c: load the filter for `shape` (seccomp_programs.h);
- * *listener receives its notification descriptor (close-on-exec), for the
- * broker.  A program built for another architecture than the kernel's
- * kills the workload at its first syscall: fails closed. */
+/* seccomp/seccomp_filter.c: load the filter for `shape`
+ * (seccomp/seccomp_programs.h); *listener receives its notification
+ * descriptor (close-on-exec), for the broker.  A program built for another
+ * architecture than the kernel's kills the workload at its first syscall:
+ * fails closed. */
 struct seccomp_shape;
 int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, char *err, size_t errlen);
 /* The same, then the listener over `link` to the broker (broker_init_run's
@@ -71,9 +97,9 @@ int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, cha
 int seccomp_filter_install_brokered(const struct seccomp_shape *shape, int link, char *err, size_t errlen);
 
 /*
- * connect_broker.c: what the broker lets through, decided by the backend.
- * Every connect() of the workload reaches the broker; it copies the
- * address once and connects its own copy of the socket itself.
+ * brokers/connect_broker.c: what the broker lets through, decided by the
+ * backend.  Every connect() of the workload reaches the broker; it copies
+ * the address once and connects its own copy of the socket itself.
  */
 struct entry_anchors;
 struct connect_rules {
@@ -87,16 +113,16 @@ struct connect_rules {
      * the kernel judges (the network is the sandbox's own). */
     int (*inet_ok)(const struct sockaddr_storage *sa, socklen_t len, const void *arg);
     /* The file `fd` (O_PATH) may have its metadata changed (chmod, chown,
-     * utimes, xattrs; meta_broker.c): 0 or -errno.  NULL: those calls are
-     * not brokered (the seccomp shape sends none). */
+     * utimes, xattrs; brokers/meta_broker.c): 0 or -errno.  NULL: those
+     * calls are not brokered (the seccomp shape sends none). */
     int (*path_writable)(int fd, const struct stat *st, const void *arg);
     /* The entry `name` of directory `dir` (O_PATH) may be made, replaced,
-     * renamed or removed by the broker (entry_broker.c, in a directory
-     * that is no anchor): it lies beneath a writable root and neither is
-     * nor leads to a denied path.  0 or -errno.  NULL: refused. */
+     * renamed or removed by the broker (brokers/entry_broker.c, in a
+     * directory that is no anchor): it lies beneath a writable root and
+     * neither is nor leads to a denied path.  0 or -errno.  NULL: refused. */
     int (*entry_writable)(int dir, const char *name, const void *arg);
     /* The directories on the way to a denied path, where the broker makes
-     * and removes entries (entry_broker.h).  NULL: none. */
+     * and removes entries (brokers/entry_broker.h).  NULL: none. */
     const struct entry_anchors *anchors;
     const void *arg;
     /* Why each check above refuses, for the caller's report (README
@@ -139,8 +165,8 @@ enum connect_address {
 enum connect_address connect_address_classify(const void *addr, size_t len, char path[CONNECT_PATH_SIZE]);
 
 /*
- * broker_init.c: the life of the process between the supervisor and the
- * workload once the workload is forked; never returns.  It forwards the
+ * process/broker_init.c: the life of the process between the supervisor
+ * and the workload once the workload is forked; never returns.  It forwards the
  * signals the supervisor forwards, reaps, makes the workload's connect()
  * calls once `link` brings the seccomp listener (tag 's'), and writes the
  * workload's wait status and whether it killed anything the workload left
@@ -148,7 +174,8 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
  * a PID-namespace init; it made itself the subreaper before the fork, and
  * kills what the workload left behind before it reports.  report_fd: the
  * caller's report, kept open for the broker (-1: none).  limits: the
- * policy's (sandbox_limits.h), ended and reported with the workload, or NULL.
+ * policy's (limits/sandbox_limits.h), ended and reported with the workload,
+ * or NULL.
  */
 struct sandbox_limits;
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
@@ -163,10 +190,10 @@ int landlock_abi(void);
  * domain (ABI >= 6, Linux >= 6.12); nothing on older kernels. */
 int landlock_scope_ipc(char *err, size_t errlen);
 
-/* mountinfo.c */
+/* mount/mountinfo.c */
 /* A mount as /proc/self/mountinfo lists it. */
 struct mount_info {
-    unsigned long long id, parent; /* the mount's id and its parent's (as mount_id_of() gives them) */
+    unsigned long long id, parent; /* the mount's id and its parent's (as mount_id_of(), mount/mount_id.h, gives them) */
     const char *point;   /* the mount point, unescaped */
     const char *fstype;
     bool writable;       /* the mount's own flags are not "ro" */

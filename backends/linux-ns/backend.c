@@ -6,8 +6,8 @@
  * prepare (supervisor, host side): decide the shape (namespaces or not, a
  *   network namespace or not, mount_setattr or the legacy path).
  * enter: clone into user + mount + PID namespaces, in linux-common's
- *   sequence (supervised_fork.c; ns_fork below holds this backend's own
- *   part).  The supervisor returns SANDBOX_SUPERVISE and waits.  The child
+ *   sequence (process/supervised_fork.c; ns_fork below holds this
+ *   backend's own part).  The supervisor returns SANDBOX_SUPERVISE and waits.  The child
  *   is PID 1 (the namespace init): it dies with the supervisor, writes its
  *   id maps, joins a fresh session keyring and forks the workload (PID 2)
  *   early; then, in parallel, the init writes the per-user limits and
@@ -15,7 +15,7 @@
  *   namespace and brings lo up (netns.c: both are ~0.5 ms of kernel work).
  *   The workload hands the namespace to the init, which joins it and only
  *   then tells the workload to go on ("go"), and stays as init
- *   (linux-common's broker_init.c).  Until then the workload runs nothing
+ *   (linux-common's process/broker_init.c).  Until then the workload runs nothing
  *   but the supervisor's own code.  PID 2 returns SANDBOX_OK so the other
  *   backends' enter() run inside the namespaces (the egress backend opens
  *   its loopback front-ends in our network namespace); when one of them
@@ -43,10 +43,10 @@
 
 #include "diag.h"
 #include "host_ipc.h"
+#include "limits/sandbox_limits.h"
 #include "linux_ns.h"
-#include "seccomp_programs.h"
-#include "sandbox_limits.h"
-#include "supervised_fork.h"
+#include "process/supervised_fork.h"
+#include "seccomp/seccomp_programs.h"
 
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442

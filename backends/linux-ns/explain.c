@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "host_ipc.h"
+#include "limits/sandbox_limits.h"
 #include "linux_ns.h"
-#include "sandbox_limits.h"
 
 /* A socket host_ipc_mask_sockets would cover with /dev/null. */
 struct masked_socket {

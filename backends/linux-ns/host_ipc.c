@@ -3,7 +3,7 @@
  * except full_access.
  *
  *  1. Pathname sockets anywhere: the connect() check (linux-common's
- *     connect_broker.c, with host_ipc_socket_on_writable_mount()) lets
+ *     brokers/connect_broker.c, with host_ipc_socket_on_writable_mount()) lets
  *     the workload reach only sockets on a writable mount of its view (a
  *     writable root, or made inside); /tmp, /run, $HOME and the rest of the
  *     host are read-only, so their sockets (X11, ssh-agent, ssh control

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "linux_ns.h"
+#include "mount/mount_id.h"
 #include "mount_ops.h"
 
 static bool all_digits(const char *s)

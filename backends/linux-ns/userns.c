@@ -64,7 +64,7 @@ pid_t userns_clone(char *err, size_t errlen)
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
                           CLONE_NEWCGROUP | SIGCHLD;
     /* The caller blocks the forwarded signals across this call
-     * (linux-common's supervised_fork.c). */
+     * (linux-common's process/supervised_fork.c). */
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
     if (pid < 0) {
         int e = errno;

@@ -1,7 +1,8 @@
 /*
  * test_seccomp_programs.c — the seccomp programs the binary carries
- * (generated at build time, backends/linux-common/seccomp_gen.c) are exactly
- * what libseccomp compiles from the table for this architecture now.
+ * (generated at build time, backends/linux-common/seccomp/seccomp_gen.c)
+ * are exactly what libseccomp compiles from the table for this
+ * architecture now.
  *
  * Natively the generator used this libseccomp, so a difference means a
  * stale or mis-generated seccomp_programs.c.  In a cross build the
@@ -18,8 +19,8 @@
 #include <string.h>
 
 #include "../cunit_run.h"
-#include "seccomp_programs.h"
-#include "seccomp_rules.h"
+#include "seccomp/seccomp_programs.h"
+#include "seccomp/seccomp_rules.h"
 
 static void expect_libseccomp_program(const struct seccomp_shape *shape)
 {

@@ -12,7 +12,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "broker_peek.h"
+#include "brokers/broker_peek.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "limits/cgroup.h"
 #include "linux_common.h"
 
 /* How long the tree may take to die after cgroup.kill. */

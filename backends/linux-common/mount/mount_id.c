@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mount_id.h"
+#include "mount/mount_id.h"
 
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "policy.h"
-#include "seccomp_rules.h"
+#include "seccomp/seccomp_rules.h"
 
 static const char usage[] = "usage: %s [--bpf] [--net own|tcp-only|none] [--refuse-path-truncate] "
                             "[--shared-host] POLICY-JSON\n";

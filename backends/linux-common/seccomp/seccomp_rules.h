@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "seccomp_programs.h"
+#include "seccomp/seccomp_programs.h"
 
 /* Build (not load) the filter of `shape` for architecture `arch` (an
  * SCMP_ARCH_* token; SCMP_ARCH_NATIVE for the caller's own).  NULL with err

@@ -67,10 +67,10 @@
 #include <unistd.h>
 
 #include "backend.h" /* report_write() */
-#include "broker_peek.h"
-#include "entry_broker.h"
+#include "brokers/broker_peek.h"
+#include "brokers/entry_broker.h"
+#include "brokers/meta_broker.h"
 #include "linux_common.h"
-#include "meta_broker.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)

@@ -48,8 +48,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "broker_peek.h"
-#include "entry_broker.h"
+#include "brokers/broker_peek.h"
+#include "brokers/entry_broker.h"
 
 #define MAX_PATH 4096
 #ifndef RENAME_NOREPLACE

@@ -1,6 +1,6 @@
 /*
  * sandbox_limits.h — the policy's limits on Linux, for both backends
- * (sandbox_limits.c; README.md, "Limits").
+ * (sandbox_limits.c; the top-level README.md, "Limits").
  *
  *   processes    pids.max of the sandbox's cgroup v2 group; without one,
  *                RLIMIT_NPROC counted in the sandbox's own user namespace
@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "backend.h"
-#include "cgroup.h"
+#include "limits/cgroup.h"
 
 struct sandbox_limits {
     struct policy_limits want;      /* the policy's */

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "linux_common.h"
-#include "seccomp_programs.h"
+#include "seccomp/seccomp_programs.h"
 
 /*
  * The shared-host shape's guard: every call numbered from FIRST_UNTABLED on

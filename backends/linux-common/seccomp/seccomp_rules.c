@@ -1,8 +1,8 @@
 /*
  * seccomp_rules.c — THE syscall table of the workload, in one place, each
  * entry with the reason it is there, and its compilation by libseccomp.
- * Print the filter with `happy-agent-supervisor-seccomp-dump` (built in this
- * directory) to audit it.
+ * Print the filter with `happy-agent-supervisor-seccomp-dump` (seccomp_dump.c,
+ * built in backends/linux-common) to audit it.
  *
  * Shape: default ALLOW, a short deny list.  The boundary itself is made of
  * namespaces, mounts and zero capabilities; the filter removes kernel attack
@@ -50,7 +50,7 @@
 #include <linux/fsverity.h>
 #include <netinet/in.h>
 
-#include "seccomp_rules.h"
+#include "seccomp/seccomp_rules.h"
 
 /* ext4's own spelling of FS_IOC_SETVERSION (fs/ext4/ext4.h, not uapi). */
 #define EXT4_IOC_SETVERSION _IOW('f', 4, long)

@@ -43,9 +43,9 @@
 #include <utime.h>
 
 #include "backend.h" /* report_write() */
-#include "broker_peek.h"
+#include "brokers/broker_peek.h"
+#include "brokers/meta_broker.h"
 #include "linux_common.h"
-#include "meta_broker.h"
 
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452

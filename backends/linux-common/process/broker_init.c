@@ -42,9 +42,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "entry_broker.h"
+#include "brokers/entry_broker.h"
+#include "limits/sandbox_limits.h"
 #include "linux_common.h"
-#include "sandbox_limits.h"
 
 static bool kill_orphans_first;
 static const struct sandbox_limits *limits; /* NULL: none */

@@ -12,9 +12,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "limits/sandbox_limits.h"
 #include "linux_common.h"
 #include "policy_paths.h"
-#include "sandbox_limits.h"
 
 #define FIX "run under `systemd-run --user --scope -p Delegate=yes ...`, or as root on a cgroup v2 host"
 

@@ -2,8 +2,8 @@
  * broker_peek.h — what the broker reads of the workload for a seccomp
  * notification: its descriptors (pidfd_getfd), its memory
  * (process_vm_readv), its paths resolved as the calling thread would, and
- * the answer.  Shared by connect_broker.c and meta_broker.c; each value
- * read is checked by its caller before use.
+ * the answer.  Shared by connect_broker.c, meta_broker.c and
+ * entry_broker.c; each value read is checked by its caller before use.
  */
 #ifndef HAS_LINUX_COMMON_BROKER_PEEK_H
 #define HAS_LINUX_COMMON_BROKER_PEEK_H

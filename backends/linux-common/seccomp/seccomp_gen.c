@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "seccomp_rules.h"
+#include "seccomp/seccomp_rules.h"
 
 /* The C name of shape s's program. */
 static void program_name(const struct seccomp_shape *s, char *name, size_t size)
@@ -87,8 +87,8 @@ int main(int argc, char **argv)
     }
     const struct scmp_version *v = seccomp_version();
     printf("/* Generated at build time by happy-agent-supervisor-seccomp-gen (%s, libseccomp %u.%u.%u)\n"
-           " * from backends/linux-common/seccomp_rules.c.  Do not edit. */\n"
-           "#include \"seccomp_programs.h\"\n\n",
+           " * from backends/linux-common/seccomp/seccomp_rules.c.  Do not edit. */\n"
+           "#include \"seccomp/seccomp_programs.h\"\n\n",
            argv[1], v->major, v->minor, v->micro);
     struct seccomp_shape shapes[SHAPE_COUNT];
     all_shapes(shapes);

@@ -30,9 +30,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "limits/sandbox_limits.h"
 #include "linux_common.h"
-#include "sandbox_limits.h"
-#include "supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
+#include "process/supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
 
 /* The two channels of the sequence, ends as pipe2() and socketpair() give them. */
 struct channels {
