@@ -21,7 +21,7 @@
 #include "egress_sbpl.h"
 
 #ifdef __APPLE__
-#include "sandbox_spi.h"   /* backends/seatbelt: the libsandbox prototypes */
+#include "os/sandbox_spi.h" /* the libsandbox prototypes */
 #endif
 
 static const char profile[] =

@@ -62,16 +62,15 @@ if HOST_DARWIN
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 EGRESS_BACKEND_LIBS += -lpthread
 endif
-EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread
+# -I backends: the OS headers of backends/os (name_views.c: os/mount_api.h;
+# egress_sbpl.c on macOS: os/sandbox_spi.h, the libsandbox prototypes).
+EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread \
+	-I$(top_srcdir)/backends
 if HOST_LINUX
 EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_NETNS -DEGRESS_VARIANT_LOOPBACK
 endif
 if HOST_DARWIN
 EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_LOOPBACK
-endif
-if HOST_DARWIN
-# egress_sbpl.c: the libsandbox prototypes the Seatbelt backend declares.
-EGRESS_BACKEND_CFLAGS += -I$(top_srcdir)/backends/seatbelt
 endif
 
 noinst_LIBRARIES += backends/egress-proxy/libegress_policy.a

@@ -6,8 +6,8 @@
  * kernel's <linux/mount.h> and syscall tables (the same on x86_64 and
  * aarch64: these calls came after the tables were unified).
  */
-#ifndef HAS_LINUX_COMMON_MOUNT_API_H
-#define HAS_LINUX_COMMON_MOUNT_API_H
+#ifndef HAS_OS_MOUNT_API_H
+#define HAS_OS_MOUNT_API_H
 
 #include <fcntl.h>
 #include <sys/syscall.h>
