@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "egress_env.h"
-#include "host_match.h"
 #include "policy.h"
+#include "policy/host_match.h"
 #include "proxy_env.h"
 
 static const char *const http_vars[] = PROXY_ENV_HTTP_VARS;

@@ -7,9 +7,9 @@
 #define HAS_EGRESS_ENV_H
 
 #include "backend.h"
-#include "destination.h"
-#include "host_match.h"
-#include "proxy_auth.h"
+#include "policy/destination.h"
+#include "policy/host_match.h"
+#include "policy/proxy_auth.h"
 
 /* Remove every proxy variable the caller set that the policy does not
  * configure (all of them without a proxy).  Returns the front-ends to

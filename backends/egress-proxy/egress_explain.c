@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "destination.h"
 #include "egress_env.h"
 #include "egress_platform.h"
-#include "resolver.h"
+#include "policy/destination.h"
+#include "process/resolver.h"
 
 static const char *front_end_names(unsigned fe)
 {

@@ -11,11 +11,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "egress_compat.h"
 #include "egress_env.h"
 #include "egress_platform.h"
-#include "egress_process.h"
 #include "egress_spawn.h"
+#include "process/egress_compat.h"
+#include "process/egress_process.h"
 
 
 /*

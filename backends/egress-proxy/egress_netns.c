@@ -19,9 +19,9 @@
 
 #include "egress_env.h"
 #include "egress_platform.h"
-#include "egress_process.h"
 #include "egress_spawn.h"
 #include "name_views.h"
+#include "process/egress_process.h"
 
 /* Front-end ports on the sandbox's own loopback.  The network namespace is
  * private, so fixed, familiar ports cannot collide with anything of the

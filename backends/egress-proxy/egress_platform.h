@@ -20,7 +20,7 @@
 #define HAS_EGRESS_PLATFORM_H
 
 #include "backend.h"
-#include "proxy_auth.h"
+#include "policy/proxy_auth.h"
 
 struct egress_variant {
     /* The offer of the boundary this variant needs. */

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "egress_env.h"
-#include "egress_process.h"
 #include "egress_spawn.h"
+#include "process/egress_process.h"
 
 static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
                                           unsigned front_ends, bool bind_loopback, int report_fd)

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "backend.h"
-#include "proxy_auth.h"
+#include "policy/proxy_auth.h"
 
 /* Fork the egress process for front-ends `fe` on the socketpair sp: sp[1]
  * goes to it, sp[0] stays here; both are closed on failure.

@@ -1,19 +1,32 @@
 # backends/egress-proxy: the filtered-egress backend (backends/egress-proxy/README.md).
 #
-# The decision logic (host matching, address classes, the HTTP and SOCKS5
-# parsers, credentials) is portable, pure C in one convenience library that
-# the unit tests link too.  The egress process is built on Linux and macOS.
+# One folder per part (the README's "Layout"), each file included by its
+# path from here ("policy/host_match.h") through the one EGRESS_CPPFLAGS:
+#   .           the hooks (backend.h) and their platform variants
+#   policy/     the decision logic: pure, portable, no I/O
+#   parse/      the parsers of what clients send: pure, portable, fuzzed
+#   process/    the egress process: loop, listeners, resolver, confinement, report lines
+#   frontends/  the HTTP, SOCKS5, transparent and DNS front-ends
+#   relay/      moving bytes once both sockets exist
+# Includes run one way, never back up and never through "../":
+# . -> process/ -> parse/ -> policy/; frontends/ and relay/ -> process/.
+#
+# The decision logic and the parsers (host matching, address classes, the
+# HTTP, SOCKS5 and DNS parsers, credentials) are portable, pure C in one
+# convenience library that the unit tests link too, with the report lines
+# (process/refusal_report.c) they check.  The egress process is built on
+# Linux and macOS.
 if HAVE_BACKEND_EGRESS_PROXY
 EGRESS_POLICY_SOURCES = \
-	backends/egress-proxy/addr_class.h backends/egress-proxy/addr_class.c \
-	backends/egress-proxy/host_match.h backends/egress-proxy/host_match.c \
-	backends/egress-proxy/destination.h backends/egress-proxy/destination.c \
-	backends/egress-proxy/http_parse.h backends/egress-proxy/http_parse.c \
-	backends/egress-proxy/socks5_parse.h backends/egress-proxy/socks5_parse.c \
-	backends/egress-proxy/dns_parse.h backends/egress-proxy/dns_parse.c \
-	backends/egress-proxy/synth_table.h backends/egress-proxy/synth_table.c \
-	backends/egress-proxy/proxy_auth.h backends/egress-proxy/proxy_auth.c \
-	backends/egress-proxy/refusal_report.h backends/egress-proxy/refusal_report.c
+	backends/egress-proxy/policy/addr_class.h backends/egress-proxy/policy/addr_class.c \
+	backends/egress-proxy/policy/host_match.h backends/egress-proxy/policy/host_match.c \
+	backends/egress-proxy/policy/destination.h backends/egress-proxy/policy/destination.c \
+	backends/egress-proxy/parse/http_parse.h backends/egress-proxy/parse/http_parse.c \
+	backends/egress-proxy/parse/socks5_parse.h backends/egress-proxy/parse/socks5_parse.c \
+	backends/egress-proxy/parse/dns_parse.h backends/egress-proxy/parse/dns_parse.c \
+	backends/egress-proxy/policy/synth_table.h backends/egress-proxy/policy/synth_table.c \
+	backends/egress-proxy/policy/proxy_auth.h backends/egress-proxy/policy/proxy_auth.c \
+	backends/egress-proxy/process/refusal_report.h backends/egress-proxy/process/refusal_report.c
 # The hooks: shared (egress_backend.c, egress_env.c) plus the platform's
 # variants (egress_platform.h) below, each announced by an EGRESS_VARIANT_*
 # define.
@@ -26,34 +39,36 @@ EGRESS_BACKEND_LIBS =
 # how readiness is learnt; relay*.c: how bytes move; confine*.c: what the
 # process gives up).  Everything else is shared by both platforms, the
 # relay's pump included (relay.c over relay_splice.c or relay_copy.c).
+# egress_spawn.c is the hooks' side of the fork (so in the top folder),
+# built only where there is an egress process to fork.
 EGRESS_PROCESS_SOURCES = \
-	backends/egress-proxy/conn.h backends/egress-proxy/egress_compat.h \
-	backends/egress-proxy/evpoll.h backends/egress-proxy/confine.h \
-	backends/egress-proxy/egress_loop.h backends/egress-proxy/egress_loop.c \
-	backends/egress-proxy/egress_process.h backends/egress-proxy/egress_process.c \
+	backends/egress-proxy/process/conn.h backends/egress-proxy/process/egress_compat.h \
+	backends/egress-proxy/process/evpoll.h backends/egress-proxy/process/confine.h \
+	backends/egress-proxy/process/egress_loop.h backends/egress-proxy/process/egress_loop.c \
+	backends/egress-proxy/process/egress_process.h backends/egress-proxy/process/egress_process.c \
 	backends/egress-proxy/egress_spawn.h backends/egress-proxy/egress_spawn.c \
-	backends/egress-proxy/http_frontend.c \
-	backends/egress-proxy/socks5_frontend.c \
-	backends/egress-proxy/transparent_frontend.c backends/egress-proxy/dns_frontend.c \
-	backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
-	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
+	backends/egress-proxy/frontends/http_frontend.c \
+	backends/egress-proxy/frontends/socks5_frontend.c \
+	backends/egress-proxy/frontends/transparent_frontend.c backends/egress-proxy/frontends/dns_frontend.c \
+	backends/egress-proxy/process/upstream.c backends/egress-proxy/relay/relay.c \
+	backends/egress-proxy/process/resolver.h backends/egress-proxy/process/resolver.c
 # Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's
 # netns (linux-ns) or bound on the host's loopback (landlock).
 EGRESS_LINUX_SOURCES = \
 	backends/egress-proxy/egress_netns.c backends/egress-proxy/egress_loopback.c \
 	backends/egress-proxy/name_views.h backends/egress-proxy/name_views.c \
-	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c \
-	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
-	backends/egress-proxy/confine.c backends/egress-proxy/resolver_ares.c
+	backends/egress-proxy/process/frontend_bind.h backends/egress-proxy/process/frontend_bind.c \
+	backends/egress-proxy/process/evpoll_epoll.c backends/egress-proxy/relay/relay_splice.c \
+	backends/egress-proxy/process/confine.c backends/egress-proxy/process/resolver_ares.c
 # macOS: poll(2), recv/send copy, no seccomp; listeners on host loopback.
 # Also compiled on Linux, with -DEGRESS_PORTABLE, for test programs only
 # (tests/egress-proxy/local.mk), so this path runs in `make check` here.
 EGRESS_PORTABLE_SOURCES = \
 	backends/egress-proxy/egress_loopback.c \
-	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
-	backends/egress-proxy/confine_portable.c backends/egress-proxy/resolver_libc.c \
-	backends/egress-proxy/egress_sbpl.h backends/egress-proxy/egress_sbpl.c \
-	backends/egress-proxy/frontend_bind.h backends/egress-proxy/frontend_bind.c
+	backends/egress-proxy/process/evpoll_poll.c backends/egress-proxy/relay/relay_copy.c \
+	backends/egress-proxy/process/confine_portable.c backends/egress-proxy/process/resolver_libc.c \
+	backends/egress-proxy/process/egress_sbpl.h backends/egress-proxy/process/egress_sbpl.c \
+	backends/egress-proxy/process/frontend_bind.h backends/egress-proxy/process/frontend_bind.c
 if HOST_LINUX
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_LINUX_SOURCES)
 EGRESS_BACKEND_LIBS += $(SECCOMP_LIBS) $(CAPNG_LIBS) $(CARES_LIBS) -lpthread
@@ -62,20 +77,22 @@ if HOST_DARWIN
 EGRESS_BACKEND_SOURCES += $(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 EGRESS_BACKEND_LIBS += -lpthread
 endif
-EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread
+# EGRESS_CPPFLAGS: this backend's files by their paths from its folder.
+# -I backends: the OS headers of backends/os (name_views.c: os/mount_api.h;
+# egress_sbpl.c on macOS: os/sandbox_spi.h, the libsandbox prototypes).
+EGRESS_CPPFLAGS = -I$(top_srcdir)/backends/egress-proxy
+EGRESS_BACKEND_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread \
+	$(EGRESS_CPPFLAGS) -I$(top_srcdir)/backends
 if HOST_LINUX
 EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_NETNS -DEGRESS_VARIANT_LOOPBACK
 endif
 if HOST_DARWIN
 EGRESS_BACKEND_CFLAGS += -DEGRESS_VARIANT_LOOPBACK
 endif
-if HOST_DARWIN
-# egress_sbpl.c: the libsandbox prototypes the Seatbelt backend declares.
-EGRESS_BACKEND_CFLAGS += -I$(top_srcdir)/backends/seatbelt
-endif
 
 noinst_LIBRARIES += backends/egress-proxy/libegress_policy.a
 backends_egress_proxy_libegress_policy_a_SOURCES = $(EGRESS_POLICY_SOURCES)
+backends_egress_proxy_libegress_policy_a_CPPFLAGS = $(AM_CPPFLAGS) $(EGRESS_CPPFLAGS)
 
 if DYNAMIC_BACKENDS
 backendmod_LTLIBRARIES += backends/egress-proxy.la

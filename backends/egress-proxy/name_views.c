@@ -15,8 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../linux-common/mount_api.h"
 #include "name_views.h"
+#include "os/mount_api.h"
 
 static const struct {
     const char *name, *target, *text;

@@ -12,7 +12,8 @@ LINUX_NS_SOURCES = \
 	backends/linux-ns/netns.c backends/linux-ns/scratch_tmp.c backends/linux-ns/explain.c \
 	backends/linux-ns/kernel_diag.c backends/linux-ns/kernel_fs.c \
 	backends/linux-ns/mount_shape.h backends/linux-ns/mount_shape.c
-LINUX_NS_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
+# -I backends: os/mount_api.h (the new mount API, shared with egress-proxy).
+LINUX_NS_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS) -I$(top_srcdir)/backends
 LINUX_NS_CFLAGS = $(AM_CFLAGS) $(LINUX_COMMON_CFLAGS)
 
 noinst_LIBRARIES += backends/linux-ns/liblinuxns.a

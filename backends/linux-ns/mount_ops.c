@@ -37,8 +37,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mount_api.h"
 #include "mount_ops.h"
+#include "os/mount_api.h"
 
 static int set_attr(int fd, unsigned long long set, unsigned long long clr, unsigned flags)
 {

@@ -11,7 +11,7 @@ SBPL_GENERATOR_SOURCES = \
 	backends/seatbelt/sbpl_canon.h backends/seatbelt/sbpl_canon.c \
 	backends/seatbelt/sbpl_rules.h backends/seatbelt/sbpl_rules.c \
 	backends/seatbelt/sbpl_profile.h backends/seatbelt/sbpl_profile.c \
-	backends/seatbelt/sandbox_spi.h
+	backends/os/sandbox_spi.h
 
 # The Darwin glue: the hooks (seatbelt_darwin.c) and --explain.
 SEATBELT_DARWIN_SOURCES = backends/seatbelt/seatbelt.h backends/seatbelt/seatbelt_darwin.c \
@@ -38,13 +38,15 @@ if DYNAMIC_BACKENDS
 backendmod_LTLIBRARIES += backends/seatbelt.la
 backends_seatbelt_la_SOURCES = $(SEATBELT_DARWIN_SOURCES) $(SBPL_GENERATOR_SOURCES)
 backends_seatbelt_la_SOURCES += core/policy_paths.h core/policy_paths.c
-backends_seatbelt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt -DHAS_BACKEND_MODULE
+backends_seatbelt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/backends \
+	-DHAS_BACKEND_MODULE
 backends_seatbelt_la_LDFLAGS = -module -avoid-version -shared
 else
 # Release build: linked into the binary and listed in the static table.
 noinst_LIBRARIES += backends/seatbelt/libseatbelt_backend.a
 backends_seatbelt_libseatbelt_backend_a_SOURCES = $(SEATBELT_DARWIN_SOURCES)
-backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
+backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt \
+	-I$(top_srcdir)/backends
 # libpolicy.a (and what it needs) again: the generator calls into it, and
 # archives resolve left to right.
 happy_agent_supervisor_LDADD += backends/seatbelt/libseatbelt_backend.a backends/seatbelt/libsbpl.a \

@@ -37,7 +37,7 @@
 #endif
 
 #include "backend.h"
-#include "sandbox_spi.h"
+#include "os/sandbox_spi.h"
 #include "sbpl_canon.h"
 #include "sbpl_profile.h"
 #include "seatbelt.h"

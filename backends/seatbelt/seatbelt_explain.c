@@ -21,8 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "os/sandbox_spi.h"
 #include "policy_paths.h"
-#include "sandbox_spi.h"
 #include "sbpl_profile.h"
 #include "seatbelt.h"
 

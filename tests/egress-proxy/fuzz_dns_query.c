@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dns_parse.h"
+#include "parse/dns_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addr_class.h"
-#include "host_match.h"
-#include "http_parse.h"
-#include "socks5_parse.h"
+#include "parse/http_parse.h"
+#include "parse/socks5_parse.h"
+#include "policy/addr_class.h"
+#include "policy/host_match.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 # tests/egress-proxy: unit tests (CUnit) for the pure parts of the egress
 # backend, behaviour tests against the binary, and a benchmark script.
 if HAVE_BACKEND_EGRESS_PROXY
-EGRESS_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/backends/egress-proxy
+EGRESS_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(EGRESS_CPPFLAGS)
 EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a core/libpolicy.a $(CUNIT_LIBS)
 
 check_PROGRAMS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
@@ -25,7 +25,7 @@ tests_egress_proxy_test_synth_table_LDADD = $(EGRESS_TEST_LIBS)
 check_PROGRAMS += tests/egress-proxy/test_egress_sbpl
 UNIT_TESTS += tests/egress-proxy/test_egress_sbpl
 tests_egress_proxy_test_egress_sbpl_SOURCES = tests/egress-proxy/test_egress_sbpl.c \
-	backends/egress-proxy/egress_sbpl.h backends/egress-proxy/egress_sbpl.c
+	backends/egress-proxy/process/egress_sbpl.h backends/egress-proxy/process/egress_sbpl.c
 tests_egress_proxy_test_egress_sbpl_CFLAGS = $(EGRESS_TEST_CFLAGS) $(EGRESS_BACKEND_CFLAGS)
 tests_egress_proxy_test_egress_sbpl_LDADD = $(CUNIT_LIBS)
 
@@ -38,8 +38,8 @@ BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
-	backends/egress-proxy/confine.h backends/egress-proxy/confine.c \
-	backends/egress-proxy/resolver_ares.c backends/egress-proxy/addr_class.c
+	backends/egress-proxy/process/confine.h backends/egress-proxy/process/confine.c \
+	backends/egress-proxy/process/resolver_ares.c backends/egress-proxy/policy/addr_class.c
 tests_egress_proxy_test_confine_CFLAGS = $(EGRESS_TEST_CFLAGS) $(SECCOMP_CFLAGS) $(CAPNG_CFLAGS) $(CARES_CFLAGS) -pthread
 tests_egress_proxy_test_confine_LDADD = $(CUNIT_LIBS) $(SECCOMP_LIBS) $(CAPNG_LIBS) $(CARES_LIBS) -lpthread
 # A stand-in for linux-ns (user + network namespace, lo up) that drives the
@@ -48,14 +48,14 @@ check_PROGRAMS += tests/egress-proxy/egress_harness
 tests_egress_proxy_egress_harness_SOURCES = tests/egress-proxy/egress_harness.c \
 	core/sandbox_ctx.c core/supervise.c core/signal_name.c core/diag.c \
 	$(EGRESS_POLICY_SOURCES) $(EGRESS_BACKEND_SOURCES)
-tests_egress_proxy_egress_harness_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
+tests_egress_proxy_egress_harness_CPPFLAGS = $(AM_CPPFLAGS) $(EGRESS_CPPFLAGS)
 tests_egress_proxy_egress_harness_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
 tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRESS_BACKEND_LIBS)
 # The host-loopback path of macOS (poll, copy relay, portable confinement,
 # front-ends bound on host 127.0.0.1), built here with -DEGRESS_PORTABLE so
 # the same code runs end to end on Linux.  Test programs only: no release
 # binary or module is ever compiled with that define.
-EGRESS_PORTABLE_CPPFLAGS = $(AM_CPPFLAGS) -DEGRESS_PORTABLE -DEGRESS_VARIANT_LOOPBACK -I$(top_srcdir)/backends/egress-proxy
+EGRESS_PORTABLE_CPPFLAGS = $(AM_CPPFLAGS) -DEGRESS_PORTABLE -DEGRESS_VARIANT_LOOPBACK $(EGRESS_CPPFLAGS)
 check_PROGRAMS += tests/egress-proxy/egress_harness_portable
 tests_egress_proxy_egress_harness_portable_SOURCES = tests/egress-proxy/egress_harness.c \
 	core/sandbox_ctx.c core/supervise.c core/signal_name.c core/diag.c \
@@ -73,23 +73,24 @@ BINARY_TESTS += tests/egress-proxy/portable-basics.sh tests/egress-proxy/portabl
 # The loop runs in a thread of the test; egress_process.c (fork, confinement)
 # is not part of it.
 EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOURCES) \
-	backends/egress-proxy/conn.h backends/egress-proxy/egress_compat.h \
-	backends/egress-proxy/evpoll.h backends/egress-proxy/egress_loop.h \
-	backends/egress-proxy/egress_loop.c backends/egress-proxy/http_frontend.c \
-	backends/egress-proxy/socks5_frontend.c backends/egress-proxy/upstream.c backends/egress-proxy/relay.c \
-	backends/egress-proxy/transparent_frontend.c backends/egress-proxy/dns_frontend.c \
-	backends/egress-proxy/resolver.h backends/egress-proxy/resolver.c
+	backends/egress-proxy/process/conn.h backends/egress-proxy/process/egress_compat.h \
+	backends/egress-proxy/process/evpoll.h backends/egress-proxy/process/egress_loop.h \
+	backends/egress-proxy/process/egress_loop.c backends/egress-proxy/frontends/http_frontend.c \
+	backends/egress-proxy/frontends/socks5_frontend.c backends/egress-proxy/process/upstream.c \
+	backends/egress-proxy/relay/relay.c \
+	backends/egress-proxy/frontends/transparent_frontend.c backends/egress-proxy/frontends/dns_frontend.c \
+	backends/egress-proxy/process/resolver.h backends/egress-proxy/process/resolver.c
 check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
-	backends/egress-proxy/evpoll_epoll.c backends/egress-proxy/relay_splice.c \
-	backends/egress-proxy/resolver_ares.c
-tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/egress-proxy
+	backends/egress-proxy/process/evpoll_epoll.c backends/egress-proxy/relay/relay_splice.c \
+	backends/egress-proxy/process/resolver_ares.c
+tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) $(EGRESS_CPPFLAGS)
 tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CARES_CFLAGS) -pthread
 tests_egress_proxy_test_relay_LDADD = core/libpolicy.a $(CUNIT_LIBS) $(CARES_LIBS) -lpthread
 tests_egress_proxy_test_relay_portable_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
-	backends/egress-proxy/evpoll_poll.c backends/egress-proxy/relay_copy.c \
-	backends/egress-proxy/resolver_libc.c
+	backends/egress-proxy/process/evpoll_poll.c backends/egress-proxy/relay/relay_copy.c \
+	backends/egress-proxy/process/resolver_libc.c
 tests_egress_proxy_test_relay_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_test_relay_portable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
 tests_egress_proxy_test_relay_portable_LDADD = core/libpolicy.a $(CUNIT_LIBS) -lpthread
@@ -113,14 +114,14 @@ if FUZZERS
 if HAVE_BACKEND_EGRESS_PROXY
 noinst_PROGRAMS += tests/egress-proxy/fuzz_proxy_input
 tests_egress_proxy_fuzz_proxy_input_SOURCES = tests/egress-proxy/fuzz_proxy_input.c
-tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backends/egress-proxy \
+tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) $(EGRESS_CPPFLAGS) \
 	-fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_proxy_input_LDFLAGS = -fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a
 FUZZERS_LIST += tests/egress-proxy/fuzz_proxy_input:tests/egress-proxy/fuzz-seeds
 noinst_PROGRAMS += tests/egress-proxy/fuzz_dns_query
 tests_egress_proxy_fuzz_dns_query_SOURCES = tests/egress-proxy/fuzz_dns_query.c
-tests_egress_proxy_fuzz_dns_query_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/backends/egress-proxy \
+tests_egress_proxy_fuzz_dns_query_CFLAGS = $(AM_CFLAGS) $(EGRESS_CPPFLAGS) \
 	-fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_dns_query_LDFLAGS = -fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_dns_query_LDADD = backends/egress-proxy/libegress_policy.a

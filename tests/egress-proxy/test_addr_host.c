@@ -8,10 +8,10 @@
 #include <CUnit/Basic.h>
 #include <string.h>
 
-#include "addr_class.h"
-#include "destination.h"
-#include "host_match.h"
 #include "policy.h"
+#include "policy/addr_class.h"
+#include "policy/destination.h"
+#include "policy/host_match.h"
 #include "../cunit_run.h"
 
 static void test_literals(void)

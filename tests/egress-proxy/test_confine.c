@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "confine.h"
-#include "resolver.h"
+#include "process/confine.h"
+#include "process/resolver.h"
 #include "../cunit_run.h"
 
 enum probe {

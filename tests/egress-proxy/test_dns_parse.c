@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dns_parse.h"
+#include "parse/dns_parse.h"
 #include "../cunit_run.h"
 
 /* A query as glibc sends it: id, RD, one question, optionally EDNS's OPT. */

@@ -10,7 +10,7 @@
 #include <CUnit/Basic.h>
 #include <string.h>
 
-#include "egress_sbpl.h"
+#include "process/egress_sbpl.h"
 #include "../cunit_run.h"
 
 /* Parentheses balance outside string literals; literals are closed and

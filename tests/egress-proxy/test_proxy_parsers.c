@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
-#include "proxy_auth.h"
-#include "refusal_report.h"
-#include "socks5_parse.h"
+#include "parse/http_parse.h"
+#include "parse/socks5_parse.h"
+#include "policy/proxy_auth.h"
+#include "process/refusal_report.h"
 #include "../cunit_run.h"
 
 /* "sandbox:s3cret" */

@@ -27,9 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "conn.h"
-#include "egress_compat.h"
-#include "egress_loop.h"
+#include "process/conn.h"
+#include "process/egress_compat.h"
+#include "process/egress_loop.h"
 #include "../cunit_run.h"
 
 #define SECRET "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

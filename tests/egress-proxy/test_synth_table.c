@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "synth_table.h"
+#include "policy/synth_table.h"
 #include "../cunit_run.h"
 
 static struct host_rule in[80], out[160];

@@ -35,7 +35,7 @@ tests_seatbelt_seatbelt_glue_unit_SOURCES = \
 	$(SEATBELT_DARWIN_SOURCES) core/sandbox_ctx.c
 tests_seatbelt_seatbelt_glue_unit_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/tests/seatbelt \
-	-I$(top_srcdir)/tests/seatbelt/shim -DSEATBELT_DARWIN_SHIM
+	-I$(top_srcdir)/tests/seatbelt/shim -I$(top_srcdir)/backends -DSEATBELT_DARWIN_SHIM
 tests_seatbelt_seatbelt_glue_unit_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_seatbelt_seatbelt_glue_unit_LDADD = backends/seatbelt/libsbpl.a core/libpolicy.a \
 	$(CJSON_LIBS) $(CUNIT_LIBS)

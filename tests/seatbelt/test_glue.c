@@ -20,7 +20,7 @@
 #include "backend.h"
 #include "darwin_shim.h"
 #include "fixtures.h"
-#include "sandbox_spi.h"
+#include "os/sandbox_spi.h"
 #include "explain_collect.h"
 #include "sbpl_eval.h"
 #include "sbpl_reader.h"
