@@ -11,6 +11,9 @@ core_libpolicy_a_SOURCES += core/policy_paths.h core/policy_paths.c
 core_libpolicy_a_SOURCES += core/explain_query.h core/explain_query.c
 # The report's one writer (--refusal-report), for the core and every backend.
 core_libpolicy_a_SOURCES += core/event_report.h core/event_report.c
+# A proxy client's URL, CONNECT and reply head: the policy's upstream,
+# --connect, and the egress process towards an upstream proxy.
+core_libpolicy_a_SOURCES += core/proxy_client.h core/proxy_client.c
 core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 # The backend ABI signature (core/backend.h, "The ABI"): a checksum of the

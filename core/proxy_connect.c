@@ -4,9 +4,10 @@
  * is sent, so a blocking write cannot deadlock.
  *
  * Why it is in the core and not beside the proxy (backends/egress-proxy):
- *  - it shares no parser with the proxy: the proxy parses requests as a
- *    server (http_parse.c, socks5_parse.c); this writes requests and reads
- *    replies, which nothing there parses;
+ *  - it shares no parser with the proxy's front-ends: they parse requests
+ *    as a server (http_parse.c, socks5_parse.c); this writes requests and
+ *    reads replies, as the egress process does towards an upstream proxy,
+ *    and that client side has its own home in the core (proxy_client.h);
  *  - it runs with no policy and no backend: in a developer build the egress
  *    backend is a module, loaded only after a policy is read, so `--connect`
  *    would have to load modules (and find the build tree) to make one TCP
@@ -35,21 +36,22 @@
 #include "backend.h"
 #include "diag.h"
 #include "policy.h"
+#include "proxy_client.h"
 #include "proxy_connect.h"
 #include "proxy_env.h"
 
 #define HEAD_MAX 8192
-#define FIELD_MAX 256
 
 /* The variables the egress backend sets, in the order they are tried. */
 static const char *const http_vars[] = PROXY_ENV_HTTP_VARS;
 static const char *const socks_vars[] = PROXY_ENV_SOCKS_VARS;
 
-struct proxy_url {
+/* A front-end of the sandbox's proxy, from its variable. */
+struct front_end_url {
+    struct proxy_url url;
     bool socks;
     struct sockaddr_storage addr;
     socklen_t addr_len;
-    char user[FIELD_MAX], pass[FIELD_MAX];
 };
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -87,88 +89,26 @@ static bool target_host_ok(const char *h)
     return true;
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* %XX-decode [p, p+n) into out (cap bytes with the NUL). */
-static bool percent_decode(const char *p, size_t n, char *out, size_t cap)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        if (c == '%') {
-            int hi = i + 2 < n ? hex_value(p[i + 1]) : -1, lo = i + 2 < n ? hex_value(p[i + 2]) : -1;
-            if (hi < 0 || lo < 0)
-                return false;
-            c = (char)(hi << 4 | lo);
-            i += 2;
-        }
-        if (o + 1 >= cap || c == '\0')
-            return false;
-        out[o++] = c;
-    }
-    out[o] = '\0';
-    return true;
-}
-
 /* "http://user:pass@127.0.0.1:3128" or "socks5h://...": a loopback literal only. */
-static const char *parse_proxy_url(const char *text, bool socks, struct proxy_url *u)
+static const char *parse_proxy_url(const char *text, bool socks, struct front_end_url *u)
 {
-    const char *scheme = socks ? (strncmp(text, PROXY_ENV_SOCKS_SCHEME, strlen(PROXY_ENV_SOCKS_SCHEME)) == 0
-                                      ? PROXY_ENV_SOCKS_SCHEME : "socks5://")
-                               : PROXY_ENV_HTTP_SCHEME;
-    if (strncmp(text, scheme, strlen(scheme)) != 0)
-        return socks ? "is not a socks5h:// URL" : "is not an http:// URL";
-    const char *auth = text + strlen(scheme);
-    const char *at = strrchr(auth, '@');
-    const char *hostport = at ? at + 1 : auth;
     memset(u, 0, sizeof *u);
     u->socks = socks;
-    if (at) {
-        const char *colon = memchr(auth, ':', (size_t)(at - auth));
-        if (!colon || !percent_decode(auth, (size_t)(colon - auth), u->user, sizeof u->user) ||
-            !percent_decode(colon + 1, (size_t)(at - colon - 1), u->pass, sizeof u->pass))
-            return "has malformed credentials";
-    }
-    char host[64];
-    const char *port_text;
-    if (hostport[0] == '[') {
-        const char *close = strchr(hostport, ']');
-        if (!close || close[1] != ':' || (size_t)(close - hostport) >= sizeof host)
-            return "has a malformed address";
-        memcpy(host, hostport + 1, (size_t)(close - hostport - 1));
-        host[close - hostport - 1] = '\0';
-        port_text = close + 2;
-    } else {
-        const char *colon = strchr(hostport, ':');
-        if (!colon || (size_t)(colon - hostport) >= sizeof host)
-            return "has no port";
-        memcpy(host, hostport, (size_t)(colon - hostport));
-        host[colon - hostport] = '\0';
-        port_text = colon + 1;
-    }
-    char port_copy[8];
-    snprintf(port_copy, sizeof port_copy, "%.*s", (int)strcspn(port_text, "/"), port_text);
-    unsigned port;
-    if (!policy_port_parse(port_copy, strlen(port_copy), &port))
-        return "has a malformed port";
+    const char *why = proxy_url_parse(text, false, &u->url);
+    if (why)
+        return why;
+    if ((u->url.scheme != PROXY_SCHEME_HTTP) != socks)
+        return socks ? "is not a socks5h:// URL" : "is not an http:// URL";
     struct sockaddr_in *in = (struct sockaddr_in *)(void *)&u->addr;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)(void *)&u->addr;
-    if (inet_pton(AF_INET, host, &in->sin_addr) == 1 && (ntohl(in->sin_addr.s_addr) >> 24) == 127) {
+    if (inet_pton(AF_INET, u->url.host, &in->sin_addr) == 1 && (ntohl(in->sin_addr.s_addr) >> 24) == 127) {
         in->sin_family = AF_INET;
-        in->sin_port = htons((unsigned short)port);
+        in->sin_port = htons(u->url.port);
         u->addr_len = sizeof *in;
-    } else if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1 && IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) {
+    } else if (u->url.host_is_ipv6 && inet_pton(AF_INET6, u->url.host, &in6->sin6_addr) == 1 &&
+               IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) {
         in6->sin6_family = AF_INET6;
-        in6->sin6_port = htons((unsigned short)port);
+        in6->sin6_port = htons(u->url.port);
         u->addr_len = sizeof *in6;
     } else {
         return "does not name a loopback address (the sandbox's proxy front-ends are on 127.0.0.1)";
@@ -177,7 +117,7 @@ static const char *parse_proxy_url(const char *text, bool socks, struct proxy_ur
 }
 
 /* The first proxy variable that is set, parsed; its name in *var. */
-static int find_proxy(struct proxy_url *u, const char **var)
+static int find_proxy(struct front_end_url *u, const char **var)
 {
     for (int socks = 0; socks < 2; socks++) {
         const char *const *names = socks ? socks_vars : http_vars;
@@ -225,21 +165,6 @@ static bool recv_exact(int fd, unsigned char *buf, size_t len)
     return true;
 }
 
-static void base64_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = alphabet[v >> 18 & 63];
-        out[o++] = alphabet[v >> 12 & 63];
-        out[o++] = i + 1 < n ? alphabet[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? alphabet[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 /* The value of field `name` in a response head, or "" (into out). */
 static void head_field(const char *head, const char *name, char *out, size_t cap)
 {
@@ -257,24 +182,19 @@ static void head_field(const char *head, const char *name, char *out, size_t cap
 
 /* HTTP CONNECT.  Bytes read past the reply's head are tunnel data: they go
  * to *early (len *early_len) for stdout. */
-static int http_handshake(int fd, const struct proxy_url *u, const char *authority, char *early,
+static int http_handshake(int fd, const struct front_end_url *u, const char *authority, char *early,
                           size_t *early_len)
 {
-    char creds[2 * FIELD_MAX + 2], b64[(sizeof creds / 3 + 1) * 4 + 1], req[1024];
-    snprintf(creds, sizeof creds, "%s:%s", u->user, u->pass);
-    base64_encode((const unsigned char *)creds, strlen(creds), b64);
-    int n = snprintf(req, sizeof req, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n",
-                     authority, authority, b64);
-    sandbox_wipe(creds, sizeof creds);
-    sandbox_wipe(b64, sizeof b64);
-    bool sent = n > 0 && (size_t)n < sizeof req && write_all(fd, req, (size_t)n);
+    char req[2048];
+    size_t n = proxy_connect_request(authority, u->url.has_credentials ? u->url.user : NULL, u->url.password,
+                                     req, sizeof req);
+    bool sent = n > 0 && write_all(fd, req, n);
     sandbox_wipe(req, sizeof req);
     if (!sent)
         return fail("cannot send the CONNECT request to the proxy: %s", strerror(errno));
     char head[HEAD_MAX + 1];
-    size_t len = 0;
-    char *end = NULL;
-    while (!end) {
+    size_t len = 0, head_len = 0;
+    while (!head_len) {
         if (len == HEAD_MAX)
             return fail("the proxy's reply head is over %s bytes", "8192");
         ssize_t r = recv(fd, head + len, HEAD_MAX - len, 0);
@@ -283,14 +203,12 @@ static int http_handshake(int fd, const struct proxy_url *u, const char *authori
         if (r <= 0)
             return fail("the proxy closed the connection before replying to CONNECT %s", authority);
         len += (size_t)r;
-        head[len] = '\0';
-        end = strstr(head, "\r\n\r\n");
+        head_len = proxy_reply_head_end(head, len);
     }
-    size_t head_len = (size_t)(end + 4 - head);
     *early_len = len - head_len;
     memcpy(early, head + head_len, *early_len);
-    *end = '\0';
-    if (strncmp(head, "HTTP/1.1 200 ", 13) == 0 || strncmp(head, "HTTP/1.0 200 ", 13) == 0)
+    head[head_len - 4] = '\0';
+    if (proxy_reply_status(head, head_len) == 200)
         return 0;
     /* A refusal: its status line, the rule, and the first line of its body. */
     char rule[128], status[128];
@@ -317,10 +235,10 @@ static const char *socks_reply_text(unsigned char code)
 }
 
 /* SOCKS5 with RFC 1929 credentials, the host as a domain name (ATYP 3). */
-static int socks_handshake(int fd, const struct proxy_url *u, const char *host, unsigned port)
+static int socks_handshake(int fd, const struct front_end_url *u, const char *host, unsigned port)
 {
-    unsigned char msg[3 + 2 * FIELD_MAX + 300];
-    size_t ul = strlen(u->user), pl = strlen(u->pass), hl = strlen(host);
+    unsigned char msg[3 + 2 * PROXY_URL_PART_MAX + 300];
+    size_t ul = strlen(u->url.user), pl = strlen(u->url.password), hl = strlen(host);
     if (ul > 255 || pl > 255)
         return fail("ALL_PROXY's credentials are too long for SOCKS5");
     unsigned char greeting[3] = {5, 1, 2}, reply[2];
@@ -329,10 +247,10 @@ static int socks_handshake(int fd, const struct proxy_url *u, const char *host, 
     size_t n = 0;
     msg[n++] = 1;
     msg[n++] = (unsigned char)ul;
-    memcpy(msg + n, u->user, ul);
+    memcpy(msg + n, u->url.user, ul);
     n += ul;
     msg[n++] = (unsigned char)pl;
-    memcpy(msg + n, u->pass, pl);
+    memcpy(msg + n, u->url.password, pl);
     n += pl;
     bool sent = write_all(fd, msg, n);
     sandbox_wipe(msg, sizeof msg);
@@ -406,7 +324,7 @@ int proxy_connect_main(const char *host, const char *port_text)
     if (!policy_port_parse(port_text, strlen(port_text), &port))
         return fail("'%s' is not a port from 1 to 65535", port_text);
     signal(SIGPIPE, SIG_IGN);
-    struct proxy_url u;
+    struct front_end_url u;
     const char *var = NULL;
     int rc = find_proxy(&u, &var);
     if (rc != 0)
