@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "backend_set.h"
 #include "cli.h"
 #include "diag.h"
@@ -50,11 +51,18 @@ static struct policy *load_policy(const struct cli_options *opts)
     char *text = read_policy_text(opts, &len);
     struct policy_errors errors;
     struct policy *policy = policy_parse(text, len, &errors);
+    sandbox_wipe(text, len);   /* it may hold an upstream proxy's password */
     free(text);
     if (!policy) {
         char *joined = policy_errors_join(&errors);
         diag_fatal("invalid policy: %s", joined ? joined : "out of memory");
     }
+    /* Nor is such a password left in argv: /proc/PID/cmdline is readable by
+     * every process that sees PID, linux-ns's init (a fork of this process,
+     * the workload's pid 1) included. */
+    const char *url = policy->network.upstream_url;
+    if (opts->transport == CLI_POLICY_ARG && url && strchr(url, '@'))
+        memset((char *)opts->policy_arg, 0, strlen(opts->policy_arg));
     return policy;
 }
 

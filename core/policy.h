@@ -52,6 +52,13 @@ struct policy_network {
      * certificate verifier (macOS trustd) may be asked, and fetches the URLs
      * a certificate names outside the proxy.  No such service on Linux. */
     bool unproxied_certificate_fetches;
+    /* outgoingProxy.upstream: the proxy the egress process reaches every
+     * destination through (proxy_client.h), or none.  "environment": the
+     * caller's HTTPS_PROXY and NO_PROXY (egress backend's README).  Else
+     * upstream_url is the URL, already syntax-checked; it may carry a
+     * password, so policy_free() wipes it. */
+    bool upstream_from_environment;
+    char *upstream_url;
 };
 
 /* limits (README.md, "Limits"): each 0 when the policy sets none. */

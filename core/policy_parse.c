@@ -17,6 +17,7 @@
 
 #include "json_text.h"
 #include "policy.h"
+#include "proxy_client.h"
 
 /* Enough to show everything a human will fix in one go, bounded so a
  * document of 100,000 bad entries cannot make a megabyte error line. */
@@ -364,9 +365,43 @@ static void parse_mode(struct parse *p, const cJSON *root, struct policy *out)
     add_error(p, "$.mode", "must be one of \"read_only\", \"workspace_write\", \"auto\", \"full_access\"");
 }
 
+/* What may hold a password, overwritten before it is freed. */
+static void wipe(void *ptr, size_t n)
+{
+    volatile unsigned char *v = ptr;
+    while (n--)
+        *v++ = 0;
+}
+
+/* outgoingProxy.upstream: "environment", or an http:// URL (proxy_client.h). */
+static void parse_upstream(struct parse *p, const cJSON *proxy, struct policy_network *net)
+{
+    const char *path = "$.network.outgoingProxy.upstream";
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(proxy, "upstream");
+    struct proxy_url url;
+    if (!v)
+        return;
+    if (!cJSON_IsString(v)) {
+        add_error(p, path, "must be a string, not %s", json_type_name(v));
+        return;
+    }
+    if (strcmp(v->valuestring, "environment") == 0) {
+        net->upstream_from_environment = true;
+        return;
+    }
+    const char *why = proxy_upstream_url_parse(v->valuestring, false, &url);
+    wipe(&url, sizeof url);
+    if (why) {
+        add_error(p, path, "must be \"environment\" or an http://host:port URL: it %s", why);
+        return;
+    }
+    if (!(net->upstream_url = strdup(v->valuestring)))
+        p->oom = true;
+}
+
 static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_network *net)
 {
-    static const char *const known[] = {"allowUnproxiedCertificateFetches", "frontEnds"};
+    static const char *const known[] = {"allowUnproxiedCertificateFetches", "frontEnds", "upstream"};
     const char *path = "$.network.outgoingProxy";
     if (!cJSON_IsObject(proxy)) {
         add_error(p, path, "must be an object, not %s", json_type_name(proxy));
@@ -376,6 +411,7 @@ static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_netwo
     check_fields(p, proxy, path, known, sizeof known / sizeof known[0]);
     net->unproxied_certificate_fetches =
         parse_bool_field(p, proxy, "allowUnproxiedCertificateFetches", path, false);
+    parse_upstream(p, proxy, net);
     const cJSON *fe = cJSON_GetObjectItemCaseSensitive(proxy, "frontEnds");
     const char *fepath = "$.network.outgoingProxy.frontEnds";
     if (!fe) {
@@ -643,6 +679,10 @@ void policy_free(struct policy *policy)
     string_list_free(&policy->denied_write_paths);
     string_list_free(&policy->network.allowed_hosts);
     string_list_free(&policy->network.allowed_internal_hosts);
+    if (policy->network.upstream_url) {
+        wipe(policy->network.upstream_url, strlen(policy->network.upstream_url));
+        free(policy->network.upstream_url);
+    }
     free(policy);
 }
 

@@ -17,7 +17,11 @@
 /* Set by neither front-end, so a caller's value would point the workload
  * at a proxy the policy never configured: always removed. */
 #define PROXY_ENV_FOREIGN_VARS {"FTP_PROXY", "ftp_proxy"}
-/* The destinations reached without the proxy (the workload's loopback). */
+/* An upstream proxy of "environment" (network.outgoingProxy.upstream): the
+ * caller's first of these that is set, read before any is removed. */
+#define PROXY_ENV_UPSTREAM_VARS {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}
+/* The destinations reached without the proxy (the workload's loopback);
+ * under "environment", the caller's are the ones that bypass the upstream. */
 #define PROXY_ENV_NO_PROXY_VARS {"NO_PROXY", "no_proxy"}
 
 /* The schemes of the URLs set: "http://user:secret@127.0.0.1:port". */

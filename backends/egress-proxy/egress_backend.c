@@ -1,7 +1,8 @@
 /*
  * egress_backend.c — the egress-proxy backend's hooks (backends/egress-proxy/README.md).
  *
- * prepare (supervisor, host side): the workload's proxy variables; for a
+ * prepare (supervisor, host side): the upstream proxy, read before the
+ *   caller's variables go; the workload's proxy variables; for a
  *   policy with an outgoing proxy, the per-invocation secret and the
  *   platform's start (egress_platform.h): the egress process, confined and
  *   ready before we go on.  On the host-loopback variant it has bound the
@@ -54,8 +55,6 @@ static enum sandbox_result make_secret(struct sandbox_ctx *ctx, struct proxy_cre
     return SANDBOX_OK;
 }
 
-/* The per-invocation secret exists in this process only in `creds`, wiped
- * whatever happens. */
 const struct egress_variant *egress_variant_for(unsigned others_offer)
 {
     for (size_t i = 0; variants[i]; i++)
@@ -74,7 +73,8 @@ const char *egress_front_ends_problem(const struct egress_variant *v, unsigned f
     return NULL;
 }
 
-static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
+/* prepare() once the upstream is read into secrets (egress_env_upstream). */
+static enum sandbox_result start_egress(struct sandbox_ctx *ctx, struct egress_secrets *secrets)
 {
     unsigned fe = egress_env_remove_callers(ctx);
     if (!fe)
@@ -84,10 +84,21 @@ static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
     const char *problem = egress_front_ends_problem(chosen, fe);
     if (problem)
         return sandbox_fail(ctx, "%s", problem);
-    struct proxy_creds creds;
-    enum sandbox_result r = make_secret(ctx, &creds);
-    r = r == SANDBOX_OK ? chosen->start(ctx, &creds, fe) : r;
-    sandbox_wipe(&creds, sizeof creds);
+    enum sandbox_result r = make_secret(ctx, &secrets->creds);
+    return r == SANDBOX_OK ? chosen->start(ctx, secrets, fe) : r;
+}
+
+/* The secret and the upstream's credentials exist in this process only in
+ * `secrets`, wiped whatever happens. */
+static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
+{
+    static struct egress_secrets secrets;   /* static: the NO_PROXY table is large for a stack */
+    /* Before the caller's proxy variables are removed: "environment" reads them. */
+    enum sandbox_result r = ctx->policy->network.has_outgoing_proxy ? egress_env_upstream(ctx, &secrets.upstream)
+                                                                    : SANDBOX_OK;
+    if (r == SANDBOX_OK)
+        r = start_egress(ctx, &secrets);
+    sandbox_wipe(&secrets, sizeof secrets);
     return r;
 }
 

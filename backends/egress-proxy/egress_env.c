@@ -9,6 +9,7 @@
 
 #include "egress_env.h"
 #include "policy.h"
+#include "proxy_client.h"
 #include "policy/host_match.h"
 #include "proxy_env.h"
 
@@ -17,6 +18,7 @@ static const char *const socks_vars[] = PROXY_ENV_SOCKS_VARS;
 static const char *const node_vars[] = PROXY_ENV_NODE_VARS;
 static const char *const foreign_vars[] = PROXY_ENV_FOREIGN_VARS;
 static const char *const no_proxy_vars[] = PROXY_ENV_NO_PROXY_VARS;
+static const char *const upstream_vars[] = PROXY_ENV_UPSTREAM_VARS;
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -141,3 +143,54 @@ unsigned egress_env_remove_callers(struct sandbox_ctx *ctx)
     return fe;
 }
 
+
+/* The first of `names` the caller set to a non-empty value, or NULL. */
+static const char *first_set(const struct sandbox_ctx *ctx, const char *const *names, size_t n, const char **which)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *v = sandbox_env_get(ctx, names[i]);
+        if (v && *v) {
+            *which = names[i];
+            return v;
+        }
+    }
+    return NULL;
+}
+
+static enum sandbox_result upstream_from_environment(struct sandbox_ctx *ctx, struct upstream_proxy *out)
+{
+    const char *var = NULL, *no_var = NULL;
+    const char *value = first_set(ctx, upstream_vars, COUNT(upstream_vars), &var);
+    if (!value)
+        return SANDBOX_OK;   /* no proxy in the caller's environment: direct, as its own tools would go */
+    struct proxy_url url;
+    const char *why = proxy_upstream_url_parse(value, true, &url);
+    if (!why)
+        upstream_proxy_init(out, &url, var);
+    sandbox_wipe(&url, sizeof url);
+    if (why)
+        return sandbox_fail(ctx, "network.outgoingProxy.upstream is \"environment\", and the caller's %s %s", var,
+                            why);
+    const char *no_proxy = first_set(ctx, no_proxy_vars, COUNT(no_proxy_vars), &no_var);
+    if (no_proxy && (why = upstream_no_proxy_parse(out, no_proxy)) != NULL)
+        return sandbox_fail(ctx, "the caller's %s %s (network.outgoingProxy.upstream is \"environment\")", no_var,
+                            why);
+    return SANDBOX_OK;
+}
+
+enum sandbox_result egress_env_upstream(struct sandbox_ctx *ctx, struct upstream_proxy *out)
+{
+    const struct policy_network *net = &ctx->policy->network;
+    memset(out, 0, sizeof *out);
+    if (net->upstream_from_environment)
+        return upstream_from_environment(ctx, out);
+    if (!net->upstream_url)
+        return SANDBOX_OK;
+    struct proxy_url url;
+    const char *why = proxy_upstream_url_parse(net->upstream_url, false, &url);
+    if (!why)
+        upstream_proxy_init(out, &url, "network.outgoingProxy.upstream");
+    sandbox_wipe(&url, sizeof url);
+    /* The parser checked the same grammar: only a bug gets here. */
+    return why ? sandbox_fail(ctx, "network.outgoingProxy.upstream %s", why) : SANDBOX_OK;
+}

@@ -10,6 +10,13 @@
 #include "policy/destination.h"
 #include "policy/host_match.h"
 #include "policy/proxy_auth.h"
+#include "policy/upstream_proxy.h"
+
+/* The policy's upstream proxy (network.outgoingProxy.upstream): its URL,
+ * or under "environment" the caller's variables (PROXY_ENV_UPSTREAM_VARS,
+ * NO_PROXY), so call it before egress_env_remove_callers.  out->set is
+ * false when there is none; a value that is not a usable proxy is 125. */
+enum sandbox_result egress_env_upstream(struct sandbox_ctx *ctx, struct upstream_proxy *out);
 
 /* Remove every proxy variable the caller set that the policy does not
  * configure (all of them without a proxy).  Returns the front-ends to

@@ -3,8 +3,10 @@
  * the proxy it would start, each allowedHosts rule, and the verdict on a
  * host:port from dest_decide(), the function the egress process decides
  * every request with, and for an allowed name the proxy's own lookup and
- * address check (dest_address_allowed).  Starts nothing and sets no
- * variable.
+ * address check (dest_address_allowed) -- or, for a destination the
+ * upstream proxy reaches (upstream_bypass() says it does not go direct),
+ * that route, which the egress process takes without a lookup.  Starts
+ * nothing and sets no variable.
  */
 #include "config.h"
 
@@ -61,7 +63,8 @@ static const struct host_rule *deciding_rule(const struct host_policy *hp, const
     return host_rules_match(hp->rules, hp->count, &d->host, port);
 }
 
-static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp)
+static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp,
+                  const struct upstream_proxy *up)
 {
     const struct sandbox_query *q = &out->queries[i];
     struct dest_decision d;
@@ -71,6 +74,17 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
     dest_decide(hp, q->host, q->host_len, q->port, &d);
     const struct host_rule *rule = d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED ? NULL :
                                    deciding_rule(hp, &d, q->port);
+    bool allowed = d.verdict == DEST_RESOLVE || d.verdict == DEST_CONNECT_LITERAL;
+    const char *bypass = allowed && up->set ? upstream_bypass(up, &d.host) : NULL;
+    if (allowed && up->set && !bypass) {
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; then through the upstream "
+                                "proxy %s (from %s), which resolves '%s' itself", d.internal ? "allowedInternalHosts" :
+                                "allowedHosts", rule ? rule->entry : "?", up->shown, up->source, d.host.name);
+        return;
+    }
+    char route[UPSTREAM_ENTRY_MAX + 40] = "";
+    if (bypass)
+        snprintf(route, sizeof route, "; directly: NO_PROXY entry \"%s\"", bypass);
     if (d.verdict == DEST_RESOLVE)
         judge_lookup(&d, used, &cls, why);
     if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
@@ -80,14 +94,38 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
     const char *entry = rule ? rule->entry : "?";
     const char *list = d.internal ? "allowedInternalHosts" : "allowedHosts";
     if (d.verdict == DEST_CONNECT_LITERAL)
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"", entry);
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"%s", entry, route);
     else if (why[0])
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; '%s' does not "
-                                "resolve here now (%s), the proxy would answer 502", list, entry, d.host.name, why);
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' does not "
+                                "resolve here now (%s), the proxy would answer 502", list, entry, route, d.host.name,
+                                why);
     else
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; '%s' resolves "
-                                "here now to %s, a%s %s address (looked up again on each request)",
-                                list, entry, d.host.name, used, cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' resolves "
+                                "here now to %s, a%s %s address (looked up again on each request)", list, entry,
+                                route, d.host.name, used, cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
+}
+
+/* The upstream proxy, without its credentials, and what bypasses it. */
+static void explain_upstream(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct upstream_proxy *up)
+{
+    const struct policy_network *net = &ctx->policy->network;
+    if (!up->set) {
+        if (net->upstream_from_environment)
+            sandbox_explain_add(ctx, out, "upstream", "", "\"environment\", and the caller sets no proxy variable "
+                                "(HTTPS_PROXY, HTTP_PROXY, ALL_PROXY): every destination directly");
+        return;
+    }
+    char direct[600] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < up->no_proxy_count && at + 1 < sizeof direct; i++) {
+        int n = snprintf(direct + at, sizeof direct - at, "%s\"%s\"", i ? ", " : "; directly (NO_PROXY): ",
+                         up->no_proxy[i].text);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    sandbox_explain_add(ctx, out, "upstream", up->shown, "from %s%s: every allowed destination through it "
+                        "(CONNECT%s), which resolves the names itself, so the address checks apply only to those "
+                        "reached directly%s", up->source, up->url.has_credentials ? ", with credentials" : "",
+                        up->all_direct ? "; NO_PROXY is \"*\": none" : "", up->all_direct ? "" : direct);
 }
 
 enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
@@ -105,9 +143,15 @@ enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_expla
     sandbox_explain_add(ctx, out, "network", "", "only through the proxy, front-ends %s, to the hosts of "
                         "network.allowedHosts; anything else is refused with a refusal-report line",
                         front_end_names(net->front_ends));
+    static struct upstream_proxy up;   /* static: the NO_PROXY table is large for a stack */
+    if (egress_env_upstream(ctx, &up) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    explain_upstream(ctx, out, &up);
     struct host_policy hp;
-    if (egress_compile_hosts(net, &hp) != 0)
+    if (egress_compile_hosts(net, &hp) != 0) {
+        sandbox_wipe(&up, sizeof up);
         return sandbox_fail(ctx, "out of memory compiling network.allowedHosts");
+    }
     for (size_t i = 0; i < hp.count; i++) {
         const struct host_rule *r = &hp.rules[i];
         sandbox_explain_add(ctx, out, "host", r->entry, "%s%s", r->port ? "this port only" : "any port",
@@ -119,7 +163,8 @@ enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_expla
     }
     for (size_t i = 0; i < out->query_count; i++)
         if (out->queries[i].kind == SANDBOX_QUERY_CONNECT)
-            judge(ctx, out, i, &hp);
+            judge(ctx, out, i, &hp, &up);
     free(hp.rules);
+    sandbox_wipe(&up, sizeof up);
     return SANDBOX_OK;
 }

@@ -87,7 +87,7 @@ static enum sandbox_result await_ports(struct sandbox_ctx *ctx, int control, uns
 
 /* The ports are the kernel's choice, known only once the egress process
  * reports them; the workload's variables are set then. */
-static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe)
+static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -107,7 +107,7 @@ static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct 
         close(sp[0]);
         return sandbox_fail(ctx, "cannot make the egress socketpair close-on-exec: %s", strerror(errno));
     }
-    if (egress_spawn(ctx, creds, fe, true, sp) != SANDBOX_OK)
+    if (egress_spawn(ctx, secrets, fe, true, sp) != SANDBOX_OK)
         return SANDBOX_FAIL;
     st->control = sp[0];
     unsigned short http_port = 0, socks_port = 0;
@@ -119,7 +119,7 @@ static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct 
     for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++)
         if (ports[i] && sandbox_grant_loopback_port(ctx, ports[i]) != 0)
             return sandbox_fail(ctx, "more proxy front-ends than loopback grants (%d)", SANDBOX_MAX_LOOPBACK_GRANTS);
-    return egress_env_set(ctx, creds, fe, http_port, socks_port);
+    return egress_env_set(ctx, &secrets->creds, fe, http_port, socks_port);
 }
 
 /*

@@ -73,7 +73,7 @@ static enum sandbox_result transparent_table(struct sandbox_ctx *ctx, struct syn
     return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "network.outgoingProxy: %s", err);
 }
 
-static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe)
+static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -89,12 +89,12 @@ static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct pro
                             strerror(errno));
     if ((fe & POLICY_FRONT_END_TRANSPARENT) && transparent_table(ctx, &st->synth) != SANDBOX_OK)
         return SANDBOX_FAIL;
-    if (egress_env_set(ctx, creds, fe, HTTP_PORT, SOCKS5_PORT) != SANDBOX_OK)
+    if (egress_env_set(ctx, &secrets->creds, fe, HTTP_PORT, SOCKS5_PORT) != SANDBOX_OK)
         return SANDBOX_FAIL;
     int sp[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0)
         return sandbox_fail(ctx, "cannot create the egress socketpair: %s", strerror(errno));
-    if (egress_spawn(ctx, creds, fe, false, sp) != SANDBOX_OK)
+    if (egress_spawn(ctx, secrets, fe, false, sp) != SANDBOX_OK)
         return SANDBOX_FAIL;
     st->control = sp[0];
     return await_ready(ctx, st->control, "start-up");

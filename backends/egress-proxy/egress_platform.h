@@ -21,6 +21,15 @@
 
 #include "backend.h"
 #include "policy/proxy_auth.h"
+#include "policy/upstream_proxy.h"
+
+/* What the egress process is given that the workload must never see: the
+ * front-ends' secret and the upstream proxy with its credentials.  Made in
+ * prepare(), which wipes it whatever happens. */
+struct egress_secrets {
+    struct proxy_creds creds;
+    struct upstream_proxy upstream;
+};
 
 struct egress_variant {
     /* The offer of the boundary this variant needs. */
@@ -28,11 +37,11 @@ struct egress_variant {
     /* The front-ends it can serve (POLICY_FRONT_END_*); prepare() refuses
      * a policy naming another. */
     unsigned front_ends;
-    /* prepare(), once the caller's variables are gone and the secret is
-     * made: start the egress process for front-ends `fe` and give the
-     * workload its variables (egress_env_set).  The variant keeps its state
-     * in *sandbox_state(ctx). */
-    enum sandbox_result (*start)(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned fe);
+    /* prepare(), once the upstream is read, the caller's variables are gone
+     * and the secret is made: start the egress process for front-ends `fe`
+     * and give the workload its variables (egress_env_set).  The variant
+     * keeps its state in *sandbox_state(ctx). */
+    enum sandbox_result (*start)(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned fe);
     /* enter(), in the process that becomes the workload: leaves no
      * descriptor of this backend there. */
     enum sandbox_result (*enter)(struct sandbox_ctx *ctx);

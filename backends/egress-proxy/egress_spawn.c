@@ -12,7 +12,7 @@
 #include "egress_spawn.h"
 #include "process/egress_process.h"
 
-static struct egress_config *build_config(const struct policy *policy, const struct proxy_creds *creds,
+static struct egress_config *build_config(const struct policy *policy, const struct egress_secrets *secrets,
                                           unsigned front_ends, bool bind_loopback, int report_fd)
 {
     struct egress_config *cfg = calloc(1, sizeof *cfg);
@@ -20,7 +20,8 @@ static struct egress_config *build_config(const struct policy *policy, const str
         free(cfg);
         return NULL;
     }
-    cfg->creds = *creds;
+    cfg->creds = secrets->creds;
+    cfg->upstream = secrets->upstream;
     cfg->front_ends = front_ends;
     cfg->bind_loopback = bind_loopback;
     cfg->report_fd = report_fd;
@@ -30,14 +31,15 @@ static struct egress_config *build_config(const struct policy *policy, const str
 static void free_config(struct egress_config *cfg)
 {
     sandbox_wipe(&cfg->creds, sizeof cfg->creds);
+    sandbox_wipe(&cfg->upstream, sizeof cfg->upstream);
     free(cfg->policy.rules);
     free(cfg);
 }
 
-enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned front_ends,
+enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned front_ends,
                                  bool bind_loopback, int sp[2])
 {
-    struct egress_config *cfg = build_config(ctx->policy, creds, front_ends, bind_loopback, ctx->report_fd);
+    struct egress_config *cfg = build_config(ctx->policy, secrets, front_ends, bind_loopback, ctx->report_fd);
     if (!cfg) {
         close(sp[0]);
         close(sp[1]);

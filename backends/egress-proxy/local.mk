@@ -26,6 +26,7 @@ EGRESS_POLICY_SOURCES = \
 	backends/egress-proxy/parse/dns_parse.h backends/egress-proxy/parse/dns_parse.c \
 	backends/egress-proxy/policy/synth_table.h backends/egress-proxy/policy/synth_table.c \
 	backends/egress-proxy/policy/proxy_auth.h backends/egress-proxy/policy/proxy_auth.c \
+	backends/egress-proxy/policy/upstream_proxy.h backends/egress-proxy/policy/upstream_proxy.c \
 	backends/egress-proxy/process/refusal_report.h backends/egress-proxy/process/refusal_report.c
 # The hooks: shared (egress_backend.c, egress_env.c) plus the platform's
 # variants (egress_platform.h) below, each announced by an EGRESS_VARIANT_*
@@ -41,17 +42,22 @@ EGRESS_BACKEND_LIBS =
 # relay's pump included (relay.c over relay_splice.c or relay_copy.c).
 # egress_spawn.c is the hooks' side of the fork (so in the top folder),
 # built only where there is an egress process to fork.
-EGRESS_PROCESS_SOURCES = \
+# EGRESS_LOOP_SOURCES: the loop and what it drives, which test_relay runs
+# in a thread (tests/egress-proxy/local.mk).
+EGRESS_LOOP_SOURCES = \
 	backends/egress-proxy/process/conn.h backends/egress-proxy/process/egress_compat.h \
-	backends/egress-proxy/process/evpoll.h backends/egress-proxy/process/confine.h \
+	backends/egress-proxy/process/evpoll.h \
 	backends/egress-proxy/process/egress_loop.h backends/egress-proxy/process/egress_loop.c \
-	backends/egress-proxy/process/egress_process.h backends/egress-proxy/process/egress_process.c \
-	backends/egress-proxy/egress_spawn.h backends/egress-proxy/egress_spawn.c \
 	backends/egress-proxy/frontends/http_frontend.c \
 	backends/egress-proxy/frontends/socks5_frontend.c \
 	backends/egress-proxy/frontends/transparent_frontend.c backends/egress-proxy/frontends/dns_frontend.c \
-	backends/egress-proxy/process/upstream.c backends/egress-proxy/relay/relay.c \
+	backends/egress-proxy/process/upstream.c backends/egress-proxy/process/upstream_tunnel.c \
+	backends/egress-proxy/relay/relay.c \
 	backends/egress-proxy/process/resolver.h backends/egress-proxy/process/resolver.c
+EGRESS_PROCESS_SOURCES = $(EGRESS_LOOP_SOURCES) \
+	backends/egress-proxy/process/confine.h \
+	backends/egress-proxy/process/egress_process.h backends/egress-proxy/process/egress_process.c \
+	backends/egress-proxy/egress_spawn.h backends/egress-proxy/egress_spawn.c
 # Linux: epoll, splice(2), seccomp + libcap-ng; listeners from the sandbox's
 # netns (linux-ns) or bound on the host's loopback (landlock).
 EGRESS_LINUX_SOURCES = \

@@ -105,6 +105,12 @@ const pools = {
             "a:0", "a:65536", "a:080", "a:", ":1", "*.:1", "[::1", "[::1]x", "[]", "a]", "a[b]", "[::1]:22]", "é:x"]],
     bool: [[true, false], ["true", 0, null, MISSING]],
     frontEnd: [["http", "socks5"], ["ftp", "HTTP", 1]],
+    upstream: [["environment", "http://p:3128", "HTTP://u:p@p.example:1/", "http://u@10.0.0.1:65535", "http://[::1]:8080",
+                "http://u:%41%ff@p:1", "http://[::ffff:1.2.3.4]:1", "http://a@b@p:9", "Http://p_x.-:80"],
+        ["Environment", "https://p:1", "socks5h://p:1", "http://p", "http://p:0", "http://p:65536", "http://p:01",
+         "http://p:1/x", "http://p:1?", "http://:1", "http://@p:1", "http://u:%4@p:1", "http://u:%7f@p:1", "http://[::1:1",
+         "http://[fe80::1%25e]:1", "http://[1.2.3.4]:1", "http://p q:1", "http://é:1", "p:3128", "", 3128, null,
+         `http://${"u".repeat(256)}@p:1`, `http://${"h".repeat(254)}:1`, "http://[]:1", "http://[::1]1"]],
 };
 let noise = 0;
 const draw = (pool) => pick(random() < noise ? pool[1] : pool[0]);
@@ -113,7 +119,8 @@ const pathList = () => (random() < noise ? pick([MISSING, "/tmp", null, {}]) : p
 const hostList = () => (random() < noise ? pick(["example.com", null]) : pick([MISSING, MISSING, [], list(pools.host)]));
 function proxy() {
     if (random() < noise) return pick([{}, { frontEnds: ["http"], fd: 3 }, [], null, { frontEnds: "http" }, { frontEnds: [] }]);
-    return pick([MISSING, MISSING, { frontEnds: list(pools.frontEnd) }, { frontEnds: ["http"] }, { frontEnds: ["socks5", "http"] }]);
+    const base = pick([MISSING, MISSING, { frontEnds: list(pools.frontEnd) }, { frontEnds: ["http"] }, { frontEnds: ["socks5", "http"] }]);
+    return base !== MISSING && random() < 0.4 ? { ...base, upstream: draw(pools.upstream) } : base;
 }
 
 function object(entries) {

@@ -1,7 +1,9 @@
 /*
  * fuzz_proxy_input.c — libFuzzer target for everything the egress process
  * parses from a hostile client: the HTTP request head, the SOCKS5 greeting /
- * auth / request sequence, the requested host and IP literals.  Each result
+ * auth / request sequence, the requested host and IP literals -- and what
+ * the caller's environment and a hostile upstream proxy hand it: a proxy
+ * URL, a NO_PROXY list, the head of the upstream's answer.  Each result
  * must stay inside its buffers and limits (ASan and UBSan turn any slip into
  * a crash).  Built with --enable-fuzzers; seeds are made up by the fuzzer.
  */
@@ -15,6 +17,8 @@
 #include "parse/socks5_parse.h"
 #include "policy/addr_class.h"
 #include "policy/host_match.h"
+#include "policy/upstream_proxy.h"
+#include "proxy_client.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -70,8 +74,32 @@ static void fuzz_hosts(const uint8_t *data, size_t size)
     }
 }
 
+static void fuzz_upstream(const uint8_t *data, size_t size)
+{
+    static char text[4096];
+    static struct upstream_proxy up;
+    size_t n = size < sizeof text - 1 ? size : sizeof text - 1;
+    memcpy(text, data, n);
+    text[n] = '\0';
+    struct proxy_url u;
+    if (proxy_url_parse(text, true, &u) == NULL &&
+        (strlen(u.host) >= sizeof u.host || u.port == 0 || strlen(u.user) >= sizeof u.user))
+        abort();
+    memset(&up, 0, sizeof up);
+    upstream_no_proxy_parse(&up, text);
+    if (up.no_proxy_count > UPSTREAM_NO_PROXY_MAX)
+        abort();
+    size_t end = proxy_reply_head_end((const char *)data, size);
+    if (end > size)
+        abort();
+    int status = proxy_reply_status((const char *)data, size);
+    if (status != -1 && (status < 100 || status > 999))
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_upstream(data, size);
     fuzz_http(data, size);
     fuzz_socks5(data, size);
     fuzz_hosts(data, size);

@@ -4,8 +4,13 @@ if HAVE_BACKEND_EGRESS_PROXY
 EGRESS_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(EGRESS_CPPFLAGS)
 EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a core/libpolicy.a $(CUNIT_LIBS)
 
-check_PROGRAMS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
-UNIT_TESTS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers
+check_PROGRAMS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers \
+	tests/egress-proxy/test_upstream_proxy
+UNIT_TESTS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers \
+	tests/egress-proxy/test_upstream_proxy
+tests_egress_proxy_test_upstream_proxy_SOURCES = tests/egress-proxy/test_upstream_proxy.c
+tests_egress_proxy_test_upstream_proxy_CFLAGS = $(EGRESS_TEST_CFLAGS)
+tests_egress_proxy_test_upstream_proxy_LDADD = $(EGRESS_TEST_LIBS)
 tests_egress_proxy_test_addr_host_SOURCES = tests/egress-proxy/test_addr_host.c
 tests_egress_proxy_test_addr_host_CFLAGS = $(EGRESS_TEST_CFLAGS)
 tests_egress_proxy_test_addr_host_LDADD = $(EGRESS_TEST_LIBS) $(CJSON_LIBS)
@@ -34,7 +39,7 @@ BINARY_TESTS += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load
 	tests/egress-proxy/proxy-lifecycle.sh tests/egress-proxy/proxy-strict.sh \
 	tests/egress-proxy/proxy-report.sh tests/egress-proxy/real-clients.sh \
 	tests/egress-proxy/transparent.sh tests/egress-proxy/explain-proxy.sh \
-	tests/egress-proxy/dns-names.sh
+	tests/egress-proxy/dns-names.sh tests/egress-proxy/upstream.sh
 check_PROGRAMS += tests/egress-proxy/test_confine
 UNIT_TESTS += tests/egress-proxy/test_confine
 tests_egress_proxy_test_confine_SOURCES = tests/egress-proxy/test_confine.c \
@@ -72,14 +77,7 @@ BINARY_TESTS += tests/egress-proxy/portable-basics.sh tests/egress-proxy/portabl
 # epoll + splice (release) and poll + copy (macOS's).
 # The loop runs in a thread of the test; egress_process.c (fork, confinement)
 # is not part of it.
-EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOURCES) \
-	backends/egress-proxy/process/conn.h backends/egress-proxy/process/egress_compat.h \
-	backends/egress-proxy/process/evpoll.h backends/egress-proxy/process/egress_loop.h \
-	backends/egress-proxy/process/egress_loop.c backends/egress-proxy/frontends/http_frontend.c \
-	backends/egress-proxy/frontends/socks5_frontend.c backends/egress-proxy/process/upstream.c \
-	backends/egress-proxy/relay/relay.c \
-	backends/egress-proxy/frontends/transparent_frontend.c backends/egress-proxy/frontends/dns_frontend.c \
-	backends/egress-proxy/process/resolver.h backends/egress-proxy/process/resolver.c
+EGRESS_RELAY_TEST_SOURCES = tests/egress-proxy/test_relay.c $(EGRESS_POLICY_SOURCES) $(EGRESS_LOOP_SOURCES)
 check_PROGRAMS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 UNIT_TESTS += tests/egress-proxy/test_relay tests/egress-proxy/test_relay_portable
 tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
@@ -107,7 +105,8 @@ EXTRA_DIST += tests/egress-proxy/proxy-basics.sh tests/egress-proxy/proxy-load.s
 	tests/egress-proxy/bench-proxy tests/egress-proxy/bench.py \
 	tests/egress-proxy/transparent.sh tests/egress-proxy/lab_origin.py tests/egress-proxy/lab_clients.py \
 	tests/egress-proxy/explain-proxy.sh tests/egress-proxy/netlab.sh \
-	tests/egress-proxy/dns-names.sh tests/egress-proxy/lab_dns.py
+	tests/egress-proxy/dns-names.sh tests/egress-proxy/lab_dns.py \
+	tests/egress-proxy/upstream.sh tests/egress-proxy/lab_upstream.py
 
 # libFuzzer target over the client-facing parsers (configure --enable-fuzzers).
 if FUZZERS
@@ -117,7 +116,7 @@ tests_egress_proxy_fuzz_proxy_input_SOURCES = tests/egress-proxy/fuzz_proxy_inpu
 tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) $(EGRESS_CPPFLAGS) \
 	-fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_proxy_input_LDFLAGS = -fsanitize=fuzzer,address,undefined
-tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a
+tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a core/libpolicy.a
 FUZZERS_LIST += tests/egress-proxy/fuzz_proxy_input:tests/egress-proxy/fuzz-seeds
 noinst_PROGRAMS += tests/egress-proxy/fuzz_dns_query
 tests_egress_proxy_fuzz_dns_query_SOURCES = tests/egress-proxy/fuzz_dns_query.c

@@ -1,7 +1,8 @@
 /*
  * conn.h — one proxied connection inside the egress process, shared by the
  * event loop (egress_loop.c), the front-ends (http_frontend.c,
- * socks5_frontend.c), the outward connect (upstream.c) and the relay
+ * socks5_frontend.c), the outward connect (upstream.c), the CONNECT to an
+ * upstream proxy (upstream_tunnel.c) and the relay
  * (relay.c on Linux, relay_copy.c on macOS and in the portable test build).
  */
 #ifndef HAS_EGRESS_CONN_H
@@ -16,14 +17,16 @@
 #include "policy/destination.h"
 #include "policy/proxy_auth.h"
 #include "policy/synth_table.h"
+#include "policy/upstream_proxy.h"
 #include "process/evpoll.h"
 #include "process/resolver.h"
 
 #define CONN_IN_CAP HTTP_HEAD_MAX        /* the handshake buffer, freed once relaying */
 #define HANDSHAKE_TIMEOUT_MS 10000       /* accept .. complete request (slowloris) */
-#define CONNECT_TIMEOUT_MS 15000         /* request .. upstream connected, lookup included */
+#define CONNECT_TIMEOUT_MS 15000         /* request .. upstream connected, lookup and upstream proxy's answer included */
 #define LINGER_TIMEOUT_MS 2000           /* draining a refused client before close */
 #define REUSE_IDLE_MS 1000               /* a reused connection ends once the origin is this quiet */
+#define TUNNEL_BUF_MAX 16384             /* the CONNECT to an upstream proxy, then the head of its answer */
 
 enum watch_kind { W_LISTENER, W_DNS, W_RESOLVER, W_CONTROL, W_CLIENT, W_UPSTREAM };
 
@@ -31,6 +34,7 @@ enum conn_state {
     ST_HANDSHAKE,   /* reading the client's request */
     ST_RESOLVING,   /* a resolver worker holds the job */
     ST_CONNECTING,  /* non-blocking connect in flight */
+    ST_TUNNEL,      /* connected to the upstream proxy: CONNECT sent, its answer awaited */
     ST_RELAY,       /* splicing both ways */
     ST_FLUSH,       /* writing a refusal, then ST_LINGER */
     ST_LINGER,      /* half-closed, discarding what the client still sends */
@@ -109,6 +113,10 @@ struct conn {
     size_t to_up_len;
     bool http_connect;
     struct dest_decision dest;
+    bool via_upstream;               /* reached through loop->upstream: c->addrs are the proxy's */
+    char *tunnel;                    /* ST_TUNNEL: the CONNECT being sent, then the answer's head (TUNNEL_BUF_MAX) */
+    size_t tunnel_len, tunnel_off;   /* its bytes; of the CONNECT, those sent */
+    bool tunnel_sent;                /* the CONNECT is out: tunnel[] is the answer */
     unsigned short port;
     struct resolve_job *job;
     bool job_out;                    /* a resolver worker holds c->job */
@@ -132,6 +140,7 @@ struct egress_loop {
     struct evpoll *ev;
     struct host_policy policy;
     struct proxy_creds creds;
+    struct upstream_proxy upstream;  /* .set false: every destination directly */
     struct conn *conns;
     size_t nconns, max_conns;
     struct conn *graveyard;          /* freed after the current batch of events */
@@ -149,6 +158,8 @@ void conn_close(struct egress_loop *loop, struct conn *c, bool reset);
 void conn_refuse(struct egress_loop *loop, struct conn *c, char *msg, size_t len);
 void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *host, size_t host_len,
                         unsigned short port);
+/* Look `name` up for c (ST_RESOLVING); upstream_resolved() follows. */
+void conn_resolve(struct egress_loop *loop, struct conn *c, const char *name);
 /*
  * For a direction whose request is whole (direction_complete): read and drop
  * what src has queued, a bounded amount.  Bytes there mean the client is
@@ -169,6 +180,22 @@ void upstream_resolved(struct egress_loop *loop, struct conn *c);
 void upstream_connect_next(struct egress_loop *loop, struct conn *c);
 void upstream_writable(struct egress_loop *loop, struct conn *c);
 void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout);
+/* Refuse c for a cause that is not the sandbox's rule (FAILURE_*), with a
+ * refusal-report line; `status` is the upstream proxy's answer, or 0;
+ * timeout: the client is told 504 (else 502). */
+void upstream_fail_with(struct egress_loop *loop, struct conn *c, const char *cause, int status, bool timeout,
+                        const char *reason);
+/* Connected to where c->addrs lead: c's front-end reply, then the relay. */
+void upstream_connected(struct egress_loop *loop, struct conn *c);
+
+/* upstream_tunnel.c: through the caller's upstream proxy (policy/upstream_proxy.h). */
+/* Does the allowed request c go through the upstream?  Then it is under
+ * way (the proxy's address looked up or connected to) and true. */
+bool tunnel_route(struct egress_loop *loop, struct conn *c);
+/* Connected to the upstream proxy: send the CONNECT (ST_TUNNEL). */
+void tunnel_start(struct egress_loop *loop, struct conn *c);
+/* The upstream socket is ready in ST_TUNNEL. */
+void tunnel_event(struct egress_loop *loop, struct conn *c);
 
 /* The body limit of a direction, for both relays. */
 static inline bool direction_complete(const struct direction *d)

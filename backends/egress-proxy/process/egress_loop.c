@@ -69,6 +69,11 @@ void conn_close(struct egress_loop *loop, struct conn *c, bool reset)
     free(c->in);
     free(c->out);
     free(c->to_up);
+    if (c->tunnel) {
+        memset(c->tunnel, 0, c->tunnel_len);   /* a CONNECT not yet sent holds the upstream's credentials */
+        free(c->tunnel);
+        c->tunnel = NULL;
+    }
     c->in = NULL;
     c->out = NULL;
     c->to_up = NULL;
@@ -182,6 +187,8 @@ void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *ho
         upstream_fail(loop, c, false);
         return;
     }
+    if (tunnel_route(loop, c))
+        return;
     if (c->dest.verdict == DEST_CONNECT_LITERAL) {
         c->addrs[0] = c->dest.host.literal;
         c->naddrs = 1;
@@ -189,12 +196,17 @@ void conn_request_ready(struct egress_loop *loop, struct conn *c, const char *ho
         upstream_connect_next(loop, c);
         return;
     }
+    conn_resolve(loop, c, c->dest.host.name);
+}
+
+void conn_resolve(struct egress_loop *loop, struct conn *c, const char *name)
+{
     c->job = calloc(1, sizeof *c->job);
     if (!c->job) {
         conn_close(loop, c, true);
         return;
     }
-    snprintf(c->job->host, sizeof c->job->host, "%s", c->dest.host.name);
+    snprintf(c->job->host, sizeof c->job->host, "%s", name);
     c->job->owner = c;
     c->state = ST_RESOLVING;
     c->job_out = true;
@@ -303,6 +315,8 @@ static void client_event(struct egress_loop *loop, struct conn *c, struct endpoi
         /* A failed connect reports EV_ERR too: SO_ERROR says which. */
         if (c->state == ST_CONNECTING)
             upstream_writable(loop, c);
+        else if (c->state == ST_TUNNEL)
+            tunnel_event(loop, c);
         return;
     }
     if (ev & EV_ERR) {
@@ -328,7 +342,7 @@ static void expire(struct egress_loop *loop)
         next = c->next;
         if ((c->state == ST_RELAY && !c->dir[0].excess) || loop->now_ms < c->deadline_ms)
             continue;
-        if (c->state == ST_CONNECTING || c->state == ST_RESOLVING)
+        if (c->state == ST_CONNECTING || c->state == ST_RESOLVING || c->state == ST_TUNNEL)
             upstream_fail(loop, c, true);
         else
             conn_close(loop, c, c->state == ST_HANDSHAKE);

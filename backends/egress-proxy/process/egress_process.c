@@ -294,6 +294,7 @@ void egress_process_main(const struct egress_config *cfg, int control, pid_t par
     static struct synth_table synth;
     loop.policy = cfg->policy;
     loop.creds = cfg->creds;
+    loop.upstream = cfg->upstream;
     /* The same table egress_netns.c bound the relay's listeners by, from
      * the same policy. */
     if ((cfg->front_ends & POLICY_FRONT_END_TRANSPARENT) &&

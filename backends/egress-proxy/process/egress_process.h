@@ -12,6 +12,7 @@
 
 #include "policy/destination.h"
 #include "policy/proxy_auth.h"
+#include "policy/upstream_proxy.h"
 #include "policy/synth_table.h"
 
 /* Messages on the socketpair (SOCK_SEQPACKET: one message per send). */
@@ -45,6 +46,7 @@
 struct egress_config {
     struct host_policy policy;
     struct proxy_creds creds;
+    struct upstream_proxy upstream;   /* .set false: every destination directly */
     unsigned front_ends;          /* POLICY_FRONT_END_* */
     bool bind_loopback;           /* bind them on the host's loopback (else handed over) */
     int report_fd;                /* the caller's --refusal-report descriptor, or -1 */

@@ -34,6 +34,11 @@ static void failure_fields(struct report_line *l, const void *arg)
     report_field_string(l, "host", e->host, 260);
     report_field_uint(l, "port", e->port);
     report_field_string(l, "cause", e->cause, 40);
+    report_field_string(l, "upstream", e->upstream, 300);
+    if (e->status)
+        report_field_uint(l, "upstreamStatus", (unsigned long long)e->status);
+    else
+        report_field_string(l, "upstreamStatus", NULL, 0);   /* null */
     report_field_text(l, "reason", e->reason);
 }
 

@@ -38,13 +38,17 @@ void refusal_report_write(int fd, const struct refusal_event *e);
  * cause that is not the sandbox's rule: one "egress-failed" line. */
 #define FAILURE_EVENT "egress-failed"
 #define FAILURE_NAME_RESOLUTION "name-resolution"
+#define FAILURE_UPSTREAM_REFUSED "upstream-refused"   /* the upstream proxy answered CONNECT with a refusal */
+#define FAILURE_UPSTREAM_FAILED "upstream-failed"     /* ... was not reached, or did not answer as a proxy */
 
 struct failure_event {
     const char *front_end;
     const char *host;
     unsigned port;
-    const char *cause;       /* FAILURE_NAME_RESOLUTION */
+    const char *cause;       /* FAILURE_* */
     const char *reason;      /* the sentence the client was given */
+    const char *upstream;    /* the upstream proxy's http://host:port, or NULL */
+    int status;              /* the upstream proxy's answer (FAILURE_UPSTREAM_REFUSED), else 0 */
 };
 
 void failure_report_write(int fd, const struct failure_event *e);

@@ -3,7 +3,9 @@
  * Every address comes from the one lookup the resolver did (or is the
  * literal the client asked for); each is checked by dest_address_allowed()
  * immediately before connect(), and no second lookup ever happens, so DNS
- * rebinding cannot slip an inward address past the check.
+ * rebinding cannot slip an inward address past the check.  Through an
+ * upstream proxy (c->via_upstream, upstream_tunnel.c) the addresses are the
+ * proxy's, the caller's choice, and the proxy resolves the destination.
  */
 #include "config.h"
 
@@ -44,12 +46,41 @@ static void report_refusal(struct egress_loop *loop, struct conn *c)
 }
 
 /* The caller's refusal report: an allowed destination not reached. */
-static void report_failure(struct egress_loop *loop, struct conn *c, const char *cause, const char *reason)
+static void report_failure(struct egress_loop *loop, struct conn *c, const char *cause, int status,
+                           const char *reason)
 {
     if (loop->report_fd < 0)
         return;
-    struct failure_event e = {c->front->name, c->dest.host.name, c->port, cause, reason};
+    struct failure_event e = {c->front->name, c->dest.host.name, c->port, cause, reason,
+                              c->via_upstream ? loop->upstream.shown : NULL, status};
     failure_report_write(loop->report_fd, &e);
+}
+
+void upstream_fail_with(struct egress_loop *loop, struct conn *c, const char *cause, int status, bool timeout,
+                        const char *reason)
+{
+    report_failure(loop, c, cause, status, reason);
+    refuse(loop, c, timeout ? 504 : 502, timeout ? SOCKS5_TTL_EXPIRED : SOCKS5_GENERAL_FAILURE, NULL, reason);
+}
+
+/* What went wrong on the way to the upstream proxy (c->via_upstream). */
+static void upstream_proxy_fail(struct egress_loop *loop, struct conn *c, bool timeout)
+{
+    char reason[1200];
+    const char *shown = loop->upstream.shown;
+    if (timeout && c->state == ST_TUNNEL)
+        snprintf(reason, sizeof reason, "the upstream proxy %s did not answer CONNECT %s:%u within %d s", shown,
+                 c->dest.host.name, (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
+    else if (timeout)
+        snprintf(reason, sizeof reason, "no connection to the upstream proxy %s within %d s", shown,
+                 CONNECT_TIMEOUT_MS / 1000);
+    else if (c->job && c->job->error)
+        snprintf(reason, sizeof reason, "cannot resolve the upstream proxy's host '%s': %s", loop->upstream.url.host,
+                 c->job->why);
+    else
+        snprintf(reason, sizeof reason, "cannot connect to the upstream proxy %s: %s", shown,
+                 strerror(c->last_errno ? c->last_errno : EHOSTUNREACH));
+    upstream_fail_with(loop, c, FAILURE_UPSTREAM_FAILED, 0, timeout, reason);
 }
 
 static unsigned char socks_code_for(int err)
@@ -70,13 +101,15 @@ void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout)
     } else if (c->dest.verdict == DEST_DENIED) {
         report_refusal(loop, c);
         refuse(loop, c, 403, SOCKS5_NOT_ALLOWED, c->dest.rule, c->dest.reason);
+    } else if (c->via_upstream) {
+        upstream_proxy_fail(loop, c, timeout);
     } else if (timeout) {
         snprintf(reason, sizeof reason, "no connection to '%s' port %u within %d s",
                  c->dest.host.name, (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
         refuse(loop, c, 504, SOCKS5_HOST_UNREACHABLE, NULL, reason);
     } else if (c->job && c->job->error) {
         snprintf(reason, sizeof reason, "cannot resolve '%s': %s", c->dest.host.name, c->job->why);
-        report_failure(loop, c, FAILURE_NAME_RESOLUTION, reason);
+        report_failure(loop, c, FAILURE_NAME_RESOLUTION, 0, reason);
         refuse(loop, c, 502, SOCKS5_HOST_UNREACHABLE, NULL, reason);
     } else {
         snprintf(reason, sizeof reason, "cannot connect to '%s' port %u: %s", c->dest.host.name,
@@ -115,12 +148,20 @@ static socklen_t make_sockaddr(const struct ip_addr *a, unsigned short port,
     return sizeof *in6;
 }
 
+void upstream_connected(struct egress_loop *loop, struct conn *c)
+{
+    c->front->connected(c);
+    relay_start(loop, c);
+}
+
 static void connected(struct egress_loop *loop, struct conn *c)
 {
     int one = 1;
     setsockopt(c->up.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    c->front->connected(c);
-    relay_start(loop, c);
+    if (c->via_upstream)
+        tunnel_start(loop, c);
+    else
+        upstream_connected(loop, c);
 }
 
 void upstream_connect_next(struct egress_loop *loop, struct conn *c)
@@ -128,11 +169,11 @@ void upstream_connect_next(struct egress_loop *loop, struct conn *c)
     c->state = ST_CONNECTING;
     while (c->next_addr < c->naddrs) {
         const struct ip_addr *a = &c->addrs[c->next_addr++];
-        if (!dest_address_allowed(&c->dest, a))
+        if (!c->via_upstream && !dest_address_allowed(&c->dest, a))
             continue;
         c->any_allowed = true;
         struct sockaddr_storage ss;
-        socklen_t sl = make_sockaddr(a, c->port, &ss);
+        socklen_t sl = make_sockaddr(a, c->via_upstream ? loop->upstream.url.port : c->port, &ss);
         int fd = egress_socket_nb(a->family);
         if (fd < 0) {
             c->last_errno = errno;

@@ -4,6 +4,7 @@
  * strings with the same words. Each returns undefined when the string is
  * acceptable, else why not.
  */
+import { isIPv6 } from "node:net";
 import { HOST_ENTRY_MAX_BYTES, POLICY_PATH_MAX_BYTES } from "./policy-schema.js";
 
 /** Length of `s` in UTF-8 bytes (s must be well-formed). */
@@ -117,4 +118,79 @@ export function hostEntryProblem(entry: string): string | undefined {
         if (entry.length === 2 || entry[2] === ":") return '"*." needs a suffix ("*.example.com")';
     }
     return hostEntrySplitProblem(entry);
+}
+
+/**
+ * network.outgoingProxy.upstream given as a URL (proxy_upstream_url_parse
+ * in core/proxy_client.c): http://[user[:password]@]host:port[/], printable
+ * ASCII, the credentials %-encoded, the port required.
+ */
+export function upstreamUrlProblem(text: string): string | undefined {
+    if (hasLoneSurrogate(text)) return LONE_SURROGATE;
+    if (utf8ByteLength(text) > 2048) return "is longer than 2048 bytes";
+    if (/[^\x21-\x7e]/.test(text)) return "must be printable ASCII without spaces (%-encode other bytes of the credentials)";
+    const notHttp = "must start with http:// (http://host:port)";
+    const sep = text.indexOf("://");
+    if (sep < 0) return notHttp;
+    const scheme = text.slice(0, sep).toLowerCase();
+    if (scheme === "https") return "is an https:// proxy, which is not supported: give the proxy's http:// address";
+    if (scheme === "socks5" || scheme === "socks5h")
+        return "is a SOCKS proxy, which is not supported as an upstream: give an HTTP proxy's http:// address";
+    if (scheme !== "http") return notHttp;
+    const rest = text.slice(sep + 3);
+    const end = rest.search(/[/?#]/);
+    const authority = end < 0 ? rest : rest.slice(0, end);
+    if (end >= 0 && rest.slice(end) !== "/") return "must have no path, query or fragment (http://host:port)";
+    const at = authority.lastIndexOf("@");
+    if (at >= 0) {
+        const why = userinfoProblem(authority.slice(0, at));
+        if (why) return why;
+    }
+    return hostPortProblem(authority.slice(at + 1));
+}
+
+function decodedPartProblem(part: string): string | undefined {
+    let bytes = 0;
+    for (let i = 0; i < part.length; i++) {
+        if (part[i] === "%") {
+            const hex = part.slice(i + 1, i + 3);
+            if (i + 2 >= part.length || !/^[0-9A-Fa-f]{2}$/.test(hex))
+                return "has a '%' not followed by two hex digits in its credentials";
+            const c = parseInt(hex, 16);
+            i += 2;
+            if (c < 0x20 || c === 0x7f) return "has a %-encoded control character in its credentials";
+        }
+        if (++bytes > 255) return "has a user name or password longer than 255 bytes";
+    }
+    return undefined;
+}
+
+function userinfoProblem(userinfo: string): string | undefined {
+    const colon = userinfo.indexOf(":");
+    const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
+    if (user === "") return "has credentials with an empty user name";
+    return decodedPartProblem(user) ?? (colon < 0 ? undefined : decodedPartProblem(userinfo.slice(colon + 1)));
+}
+
+function hostPortProblem(hp: string): string | undefined {
+    const needsPort = "needs a port from 1 to 65535 (http://host:port)";
+    let portText: string;
+    if (hp.startsWith("[")) {
+        const close = hp.indexOf("]");
+        const inner = close < 0 ? "" : hp.slice(1, close);
+        if (close < 0 || inner === "" || inner.length >= 256) return "has an IPv6 host without its closing ']'";
+        // inet_pton(AF_INET6): no zone index.
+        if (inner.includes("%") || !isIPv6(inner)) return "has a bracketed host that is not an IPv6 address";
+        if (hp[close + 1] !== ":") return needsPort;
+        portText = hp.slice(close + 2);
+    } else {
+        const colon = hp.lastIndexOf(":");
+        const host = colon < 0 ? hp : hp.slice(0, colon);
+        if (host === "") return "has no host";
+        if (host.length > 253 || !/^[A-Za-z0-9._-]+$/.test(host))
+            return "has a host that is not a name of letters, digits, '.', '_' and '-', an IPv4 address or a bracketed IPv6 address";
+        if (colon < 0) return needsPort;
+        portText = hp.slice(colon + 1);
+    }
+    return portTextValid(portText) ? undefined : needsPort;
 }

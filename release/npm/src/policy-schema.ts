@@ -72,6 +72,12 @@ export const OutgoingProxySchema = Type.Object(
         // Lets the platform's certificate verifier (macOS trustd) be asked,
         // which fetches the URLs a certificate names outside the proxy.
         allowUnproxiedCertificateFetches: Type.Optional(Type.Boolean()),
+        /**
+         * The caller's proxy every allowed destination is reached through:
+         * "environment" (the caller's HTTPS_PROXY, HTTP_PROXY or ALL_PROXY,
+         * and NO_PROXY) or "http://[user[:password]@]host:port".
+         */
+        upstream: Type.Optional(Type.String()),
     },
     { additionalProperties: false },
 );

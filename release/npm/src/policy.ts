@@ -6,6 +6,7 @@
  * every offending field at once, each as "<JSON path>: <problem>".
  */
 import { Value } from "@sinclair/typebox/value";
+import { upstreamUrlProblem } from "./policy-rules.js";
 import { inReportOrder } from "./problem-order.js";
 import { describeSchemaError, jsonPointerToPath, stringProblem } from "./schema-errors.js";
 import {
@@ -64,6 +65,7 @@ export function parseSupervisorPolicy(value: unknown): SupervisorPolicy {
         problems.add(path, describeSchemaError(error, path));
     }
     checkStrings(document, problems);
+    checkUpstream(document, problems);
     checkFrontEndsOnce(document, problems);
     if (!problems.isEmpty()) throw new SupervisorPolicyError(capped(inReportOrder(problems.list())));
     // Rules relating fields to each other only mean something once every field
@@ -130,6 +132,16 @@ function checkStrings(document: unknown, problems: ProblemList): void {
             if (problem !== undefined) problems.add(path, problem);
         });
     }
+}
+
+/** outgoingProxy.upstream: "environment" or an http:// URL (upstreamUrlProblem). */
+function checkUpstream(document: unknown, problems: ProblemList): void {
+    if (!isRecord(document) || !isRecord(document.network)) return;
+    const proxy = document.network.outgoingProxy;
+    const path = "$.network.outgoingProxy.upstream";
+    if (!isRecord(proxy) || typeof proxy.upstream !== "string" || proxy.upstream === "environment" || problems.has(path)) return;
+    const why = upstreamUrlProblem(proxy.upstream);
+    if (why !== undefined) problems.add(path, `must be "environment" or an http://host:port URL: it ${why}`);
 }
 
 /** A front-end named twice: reported at the repeat, as the C side does. */

@@ -4,7 +4,7 @@
  * problems: the document itself; unknown top-level fields; mode; the four
  * path lists (items by index); network: unknown fields, egress, localBinding,
  * allowedHosts (items), allowedInternalHosts (items), outgoingProxy (unknown fields,
- * allowUnproxiedCertificateFetches, frontEnds, items); limits (unknown
+ * allowUnproxiedCertificateFetches, upstream, frontEnds, items); limits (unknown
  * fields, processes, memoryBytes, openFiles); scratch (unknown fields,
  * sizeBytes).
  */
@@ -12,7 +12,7 @@ interface Level {
     fields: string[];
     children?: Record<string, Level>;
 }
-const PROXY: Level = { fields: ["allowUnproxiedCertificateFetches", "frontEnds"] };
+const PROXY: Level = { fields: ["allowUnproxiedCertificateFetches", "upstream", "frontEnds"] };
 const NETWORK: Level = {
     fields: ["egress", "localBinding", "allowedHosts", "allowedInternalHosts", "outgoingProxy"],
     children: { outgoingProxy: PROXY },

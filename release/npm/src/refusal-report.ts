@@ -53,9 +53,17 @@ export const EgressFailureSchema = Type.Object(
         frontEnd: Type.Union([Type.Literal("http"), Type.Literal("socks5"), Type.Literal("transparent")]),
         host: Type.String({ minLength: 1 }),
         port: Type.Integer({ minimum: 1, maximum: 65535 }),
-        /** What failed: the name did not resolve. */
-        cause: Type.Literal("name-resolution"),
-        /** The sentence the workload's client was given with its 502. */
+        /**
+         * What failed: the name did not resolve; the upstream proxy refused
+         * the CONNECT (upstreamStatus says how); or it was not reached, or
+         * did not answer as a proxy in time.
+         */
+        cause: Type.Union([Type.Literal("name-resolution"), Type.Literal("upstream-refused"), Type.Literal("upstream-failed")]),
+        /** The upstream proxy (network.outgoingProxy.upstream), as http://host:port without credentials. */
+        upstream: Type.Union([Type.String(), Type.Null()]),
+        /** The upstream proxy's answer, for "upstream-refused". */
+        upstreamStatus: Type.Union([Type.Integer({ minimum: 100, maximum: 999 }), Type.Null()]),
+        /** The sentence the workload's client was given with its 502 or 504. */
         reason: Type.String(),
         dropped: Dropped,
     },

@@ -37,6 +37,8 @@ test("an egress-failed line parses, and is told from a refusal", () => {
         host: "gone.test",
         port: 443,
         cause: "name-resolution",
+        upstream: null,
+        upstreamStatus: null,
         reason: "cannot resolve 'gone.test': no such name",
         dropped: 0,
     });
@@ -44,6 +46,25 @@ test("an egress-failed line parses, and is told from a refusal", () => {
     assert.ok(r.event === "egress-failed");
     assert.equal(r.cause, "name-resolution");
     assert.throws(() => parseRefusalLine(failed.replace("name-resolution", "firewall")), RefusalReportError);
+});
+
+test("an upstream proxy's refusal parses with its status", () => {
+    const refused = JSON.stringify({
+        event: "egress-failed",
+        time: "2026-12-03T06:08:59.457Z",
+        frontEnd: "http",
+        host: "registry.example",
+        port: 443,
+        cause: "upstream-refused",
+        upstream: "http://proxy.corp.example:3128",
+        upstreamStatus: 407,
+        reason: 'the upstream proxy http://proxy.corp.example:3128 refused: "HTTP/1.1 407 Proxy Authentication Required"',
+        dropped: 0,
+    });
+    const r = parseRefusalLine(refused);
+    assert.ok(r.event === "egress-failed" && r.cause === "upstream-refused");
+    assert.equal(r.upstreamStatus, 407);
+    assert.throws(() => parseRefusalLine(refused.replace('"upstreamStatus":407', '"upstreamStatus":"407"')), RefusalReportError);
 });
 
 test("lines that are not refusal records are refused, saying why", () => {
