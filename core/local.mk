@@ -14,6 +14,8 @@ core_libpolicy_a_SOURCES += core/event_report.h core/event_report.c
 # A proxy client's URL, CONNECT and reply head: the policy's upstream,
 # --connect, and the egress process towards an upstream proxy.
 core_libpolicy_a_SOURCES += core/proxy_client.h core/proxy_client.c
+# Overwriting secrets (sandbox_wipe's one copy).
+core_libpolicy_a_SOURCES += core/wipe.h core/wipe.c
 core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 # The backend ABI signature (core/backend.h, "The ABI"): a checksum of the

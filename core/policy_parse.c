@@ -18,6 +18,7 @@
 #include "json_text.h"
 #include "policy.h"
 #include "proxy_client.h"
+#include "wipe.h"
 
 /* Enough to show everything a human will fix in one go, bounded so a
  * document of 100,000 bad entries cannot make a megabyte error line. */
@@ -365,14 +366,6 @@ static void parse_mode(struct parse *p, const cJSON *root, struct policy *out)
     add_error(p, "$.mode", "must be one of \"read_only\", \"workspace_write\", \"auto\", \"full_access\"");
 }
 
-/* What may hold a password, overwritten before it is freed. */
-static void wipe(void *ptr, size_t n)
-{
-    volatile unsigned char *v = ptr;
-    while (n--)
-        *v++ = 0;
-}
-
 /* outgoingProxy.upstream: "environment", or an http:// URL (proxy_client.h). */
 static void parse_upstream(struct parse *p, const cJSON *proxy, struct policy_network *net)
 {
@@ -390,7 +383,7 @@ static void parse_upstream(struct parse *p, const cJSON *proxy, struct policy_ne
         return;
     }
     const char *why = proxy_upstream_url_parse(v->valuestring, false, &url);
-    wipe(&url, sizeof url);
+    wipe_secret(&url, sizeof url);
     if (why) {
         add_error(p, path, "must be \"environment\" or an http://host:port URL: it %s", why);
         return;
@@ -680,7 +673,7 @@ void policy_free(struct policy *policy)
     string_list_free(&policy->network.allowed_hosts);
     string_list_free(&policy->network.allowed_internal_hosts);
     if (policy->network.upstream_url) {
-        wipe(policy->network.upstream_url, strlen(policy->network.upstream_url));
+        wipe_secret(policy->network.upstream_url, strlen(policy->network.upstream_url));
         free(policy->network.upstream_url);
     }
     free(policy);

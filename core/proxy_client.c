@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "proxy_client.h"
+#include "wipe.h"
 
 static int hex_value(char c)
 {
@@ -176,13 +177,6 @@ static void base64_encode(const unsigned char *in, size_t n, char *out)
     out[o] = '\0';
 }
 
-static void wipe(void *p, size_t n)
-{
-    volatile unsigned char *v = p;
-    while (n--)
-        *v++ = 0;
-}
-
 size_t proxy_connect_request(const char *authority, const char *user, const char *password, char *out,
                              size_t cap)
 {
@@ -194,9 +188,9 @@ size_t proxy_connect_request(const char *authority, const char *user, const char
         snprintf(field, sizeof field, "Proxy-Authorization: Basic %s\r\n", b64);
     }
     int n = snprintf(out, cap, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s\r\n", authority, authority, field);
-    wipe(pair, sizeof pair);
-    wipe(b64, sizeof b64);
-    wipe(field, sizeof field);
+    wipe_secret(pair, sizeof pair);
+    wipe_secret(b64, sizeof b64);
+    wipe_secret(field, sizeof field);
     return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 

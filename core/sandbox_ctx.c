@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "explain_collect.h"
+#include "wipe.h"
 
 enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
 {
@@ -94,9 +95,7 @@ int sandbox_grant_loopback_port(struct sandbox_ctx *ctx, unsigned short port)
 
 void sandbox_wipe(void *p, size_t n)
 {
-    volatile unsigned char *v = p;
-    while (n--)
-        *v++ = 0;
+    wipe_secret(p, n);
 }
 
 /* ---- explain() (backend.h) ------------------------------------------ */

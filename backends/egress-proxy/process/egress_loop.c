@@ -20,6 +20,7 @@
 
 #include "process/egress_compat.h"
 #include "process/egress_loop.h"
+#include "wipe.h"
 
 static int64_t monotonic_ms(void)
 {
@@ -70,7 +71,7 @@ void conn_close(struct egress_loop *loop, struct conn *c, bool reset)
     free(c->out);
     free(c->to_up);
     if (c->tunnel) {
-        memset(c->tunnel, 0, c->tunnel_len);   /* a CONNECT not yet sent holds the upstream's credentials */
+        wipe_secret(c->tunnel, c->tunnel_len);   /* a CONNECT not yet sent holds the upstream's credentials */
         free(c->tunnel);
         c->tunnel = NULL;
     }

@@ -17,6 +17,7 @@
 
 #include "process/conn.h"
 #include "process/refusal_report.h"
+#include "wipe.h"
 
 bool tunnel_route(struct egress_loop *loop, struct conn *c)
 {
@@ -129,7 +130,7 @@ static void send_request(struct egress_loop *loop, struct conn *c)
         }
         c->tunnel_off += (size_t)w;
     }
-    memset(c->tunnel, 0, c->tunnel_len);   /* the credentials are no longer needed here */
+    wipe_secret(c->tunnel, c->tunnel_len);   /* the credentials are no longer needed here */
     c->tunnel_len = 0;
     c->tunnel_sent = true;
     conn_set_interest(loop, &c->up, EV_IN);
