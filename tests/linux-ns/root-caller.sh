@@ -161,7 +161,7 @@ PY
 t = tarfile.open(sys.argv[1], "w"); i = tarfile.TarInfo("suid"); i.mode = 0o4755; i.size = 2
 t.addfile(i, io.BytesIO(b"#!")); t.close()' "$T_TMP/suid.tar"
 for mode in workspace_write auto; do
-    rm -rf "$ws"/* 2>/dev/null
+    rm -rf "${ws:?}"/* 2>/dev/null
     run_sup "$(policy $mode false false)" -- "$PY" "$T_TMP/setid.py" "$T_TMP/suid.tar"
     expect_out_lacks ' done$' "$mode: no way to a setuid/setgid file or a file capability succeeds ($(printf '%s' "$OUT" | grep ' done$' | tr '\n' ' '))"
     expect_out '^security.capability refused' "$mode: the file-capability attempt ran"
@@ -174,7 +174,7 @@ for mode in workspace_write auto; do
     fi
 done
 if [ -u /usr/bin/passwd ]; then
-    rm -rf "$ws"/*
+    rm -rf "${ws:?}"/*
     run_sup "$P" -- cp -p /usr/bin/passwd ./pw
     if [ -e "$ws/pw" ] && [ ! -u "$ws/pw" ]; then ok "cp -p of a setuid binary leaves no setuid copy"
     else fail "cp -p of /usr/bin/passwd: $(ls -l "$ws/pw" 2>&1)"; fi

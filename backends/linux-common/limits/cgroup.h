@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Controllers a group may need (bits). */
 enum cgroup_controller {
