@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,28 +11,16 @@
 #include "cli.h"
 #include "diag.h"
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+/* Writes the one-line reason into err and returns -1, for "return fail(...)". */
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Matches "--name VALUE" (consuming the next argument) and "--name=VALUE". */
-static bool take_value(const char *name, int argc, char **argv, int *i,
-                       const char **value, bool *missing)
+static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, n) != 0)
-        return false;
-    if (arg[n] == '=') {
-        *value = arg + n + 1;
-        return true;
-    }
-    if (arg[n] != '\0')
-        return false;
-    if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0) {
-        *missing = true;
-        return true;
-    }
-    *value = argv[++*i];
-    return true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
 }
 
 /* A descriptor number: plain decimal digits only (no sign, no spaces, no
@@ -47,88 +36,212 @@ static int parse_fd(const char *text, int *fd)
     return 0;
 }
 
-static int set_transport(struct cli_options *out, enum cli_transport t,
-                         const char *value, char *err, size_t errlen)
-{
-    if (out->transport != CLI_POLICY_NONE)
-        FAIL("give exactly one of --policy, --policy-fd and --policy-file");
-    out->transport = t;
-    if (t == CLI_POLICY_FD) {
-        if (parse_fd(value, &out->policy_fd) != 0)
-            FAIL("--policy-fd: '%s' is not a descriptor number", value);
-        if (out->policy_fd <= 2)
-            FAIL("--policy-fd: descriptor %d is stdin, stdout or stderr; pass the policy on descriptor 3 or above",
-                 out->policy_fd);
-    } else {
-        if (t == CLI_POLICY_FILE && *value == '\0')
-            FAIL("--policy-file: the path is empty");
-        out->policy_arg = value;
-    }
-    return 0;
-}
-
-static int set_report_fd(struct cli_options *out, const char *value, char *err, size_t errlen)
-{
-    if (out->report_fd >= 0)
-        FAIL("--refusal-report given twice");
-    if (parse_fd(value, &out->report_fd) != 0)
-        FAIL("--refusal-report: '%s' is not a descriptor number", value);
-    if (out->report_fd <= 2)
-        FAIL("--refusal-report: descriptor %d is stdin, stdout or stderr; pass a descriptor 3 or above",
-             out->report_fd);
-    return 0;
-}
-
 /* "--connect HOST PORT", alone on the command line. */
 static int parse_connect(int argc, char **argv, struct cli_options *out, char *err, size_t errlen)
 {
     if (argc != 4)
-        FAIL("--connect takes exactly HOST PORT and nothing else (as an ssh ProxyCommand: "
-             "--connect %%h %%p)");
+        return fail(err, errlen, "--connect takes exactly HOST PORT and nothing else "
+                    "(as an ssh ProxyCommand: --connect %%h %%p)");
     out->connect_host = argv[2];
     out->connect_port = argv[3];
     out->action = CLI_CONNECT;
     return 0;
 }
 
-/* --explain[=FORMAT] and the operations it is asked about. */
-static int take_explain_option(struct cli_options *out, int argc, char **argv, int *i,
-                               char *err, size_t errlen, bool *taken)
+/* What an option's handler returns besides -1 (failure, reason in err). */
+enum { OPTION_NEXT = 0, OPTION_STOP = 1 };
+
+enum option_value {
+    VALUE_NONE,     /* the exact word only */
+    VALUE_REQUIRED, /* "--name VALUE" (not "--") or "--name=VALUE" */
+    VALUE_OPTIONAL, /* "--name" or "--name=VALUE" */
+};
+
+struct option_spec;
+typedef int option_handler(struct cli_options *out, const struct option_spec *opt, const char *value,
+                           char *err, size_t errlen);
+
+struct option_spec {
+    const char *name;
+    enum option_value takes;
+    option_handler *handle;          /* value: NULL unless given */
+    const char *missing;             /* VALUE_REQUIRED: the error after the name */
+    enum cli_action action;          /* for take_action */
+    enum cli_transport transport;    /* for take_policy */
+    enum sandbox_query_kind query;   /* for take_query */
+};
+
+static int take_action(struct cli_options *out, const struct option_spec *opt, const char *value,
+                       char *err, size_t errlen)
 {
-    static const struct { const char *name; enum sandbox_query_kind kind; } ops[] = {
-        {"--read", SANDBOX_QUERY_READ}, {"--write", SANDBOX_QUERY_WRITE},
-        {"--connect-to", SANDBOX_QUERY_CONNECT}, {"--unix-socket", SANDBOX_QUERY_UNIX},
+    (void)value;
+    (void)err;
+    (void)errlen;
+    out->action = opt->action;
+    return OPTION_STOP;
+}
+
+static int take_sandbox(struct cli_options *out, const struct option_spec *opt, const char *value,
+                        char *err, size_t errlen)
+{
+    if (!*value || *value == '-')
+        return fail(err, errlen, "%s %s", opt->name, opt->missing);
+    if (out->sandbox_name)
+        return fail(err, errlen, "--sandbox %s, then %s: one sandbox backend at a time",
+                    out->sandbox_name, value);
+    out->sandbox_name = value;
+    return OPTION_NEXT;
+}
+
+static int take_report_fd(struct cli_options *out, const struct option_spec *opt, const char *value,
+                          char *err, size_t errlen)
+{
+    (void)opt;
+    if (out->report_fd >= 0)
+        return fail(err, errlen, "--refusal-report given twice");
+    if (parse_fd(value, &out->report_fd) != 0)
+        return fail(err, errlen, "--refusal-report: '%s' is not a descriptor number", value);
+    if (out->report_fd <= 2)
+        return fail(err, errlen, "--refusal-report: descriptor %d is stdin, stdout or stderr; "
+                    "pass a descriptor 3 or above", out->report_fd);
+    return OPTION_NEXT;
+}
+
+static int take_late_connect(struct cli_options *out, const struct option_spec *opt, const char *value,
+                             char *err, size_t errlen)
+{
+    (void)out;
+    (void)opt;
+    (void)value;
+    return fail(err, errlen, "--connect comes first and alone: " HAS_PROGRAM_NAME " --connect HOST PORT");
+}
+
+static int take_policy(struct cli_options *out, const struct option_spec *opt, const char *value,
+                       char *err, size_t errlen)
+{
+    if (out->transport != CLI_POLICY_NONE)
+        return fail(err, errlen, "give exactly one of --policy, --policy-fd and --policy-file");
+    out->transport = opt->transport;
+    if (opt->transport == CLI_POLICY_FD) {
+        if (parse_fd(value, &out->policy_fd) != 0)
+            return fail(err, errlen, "--policy-fd: '%s' is not a descriptor number", value);
+        if (out->policy_fd <= 2)
+            return fail(err, errlen, "--policy-fd: descriptor %d is stdin, stdout or stderr; "
+                        "pass the policy on descriptor 3 or above", out->policy_fd);
+        return OPTION_NEXT;
+    }
+    if (opt->transport == CLI_POLICY_FILE && *value == '\0')
+        return fail(err, errlen, "--policy-file: the path is empty");
+    out->policy_arg = value;
+    return OPTION_NEXT;
+}
+
+/* --explain[=FORMAT]. */
+static int take_explain(struct cli_options *out, const struct option_spec *opt, const char *value,
+                        char *err, size_t errlen)
+{
+    static const struct { const char *name; enum cli_explain_format format; } formats[] = {
+        {"text", CLI_EXPLAIN_TEXT}, {"json", CLI_EXPLAIN_JSON}, {"brief", CLI_EXPLAIN_BRIEF},
     };
-    const char *arg = argv[*i], *value = NULL;
-    bool missing = false;
-    *taken = true;
-    if (strcmp(arg, "--explain") == 0 || strncmp(arg, "--explain=", 10) == 0) {
-        const char *f = arg[9] ? arg + 10 : "text";
-        if (out->action == CLI_EXPLAIN)
-            FAIL("--explain given twice");
-        if (strcmp(f, "text") == 0)
-            out->explain_format = CLI_EXPLAIN_TEXT;
-        else if (strcmp(f, "json") == 0)
-            out->explain_format = CLI_EXPLAIN_JSON;
-        else if (strcmp(f, "brief") == 0)
-            out->explain_format = CLI_EXPLAIN_BRIEF;
-        else
-            FAIL("--explain: the format is text, json or brief");
-        out->action = CLI_EXPLAIN;
-        return 0;
+    (void)opt;
+    if (out->action == CLI_EXPLAIN)
+        return fail(err, errlen, "--explain given twice");
+    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
+        if (strcmp(value ? value : "text", formats[k].name) == 0) {
+            out->explain_format = formats[k].format;
+            out->action = CLI_EXPLAIN;
+            return OPTION_NEXT;
+        }
     }
-    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-        if (!take_value(ops[k].name, argc, argv, i, &value, &missing))
+    return fail(err, errlen, "--explain: the format is text, json or brief");
+}
+
+/* --read, --write, --connect-to, --unix-socket: questions for --explain. */
+static int take_query(struct cli_options *out, const struct option_spec *opt, const char *value,
+                      char *err, size_t errlen)
+{
+    if (out->query_count == CLI_MAX_QUERIES)
+        return fail(err, errlen, "at most %d operations (--read, --write, --connect-to, --unix-socket) "
+                    "at a time", CLI_MAX_QUERIES);
+    out->queries[out->query_count++] = (struct cli_query){opt->query, value};
+    return OPTION_NEXT;
+}
+
+#ifdef HAS_DYNAMIC_BACKENDS
+static int take_backend_dir(struct cli_options *out, const struct option_spec *opt, const char *value,
+                            char *err, size_t errlen)
+{
+    (void)opt;
+    (void)err;
+    (void)errlen;
+    out->backend_dir = value;
+    return OPTION_NEXT;
+}
+
+static int take_backend_module(struct cli_options *out, const struct option_spec *opt, const char *value,
+                               char *err, size_t errlen)
+{
+    (void)opt;
+    if (out->backend_module_count == CLI_MAX_BACKEND_MODULES)
+        return fail(err, errlen, "--backend-module: at most %d modules", CLI_MAX_BACKEND_MODULES);
+    out->backend_modules[out->backend_module_count++] = value;
+    return OPTION_NEXT;
+}
+#endif
+
+/* Every option; "--" ends them. */
+static const struct option_spec options[] = {
+    {"--help", VALUE_NONE, take_action, .action = CLI_HELP},
+    {"-h", VALUE_NONE, take_action, .action = CLI_HELP},
+    {"--version", VALUE_NONE, take_action, .action = CLI_VERSION},
+    {"--sandbox", VALUE_REQUIRED, take_sandbox,
+     .missing = "needs a backend name (--help lists this build's)"},
+    {"--refusal-report", VALUE_REQUIRED, take_report_fd, .missing = "needs a descriptor number"},
+    {"--connect", VALUE_NONE, take_late_connect, .missing = NULL}, /* first, cli_parse takes it */
+    {"--policy-fd", VALUE_REQUIRED, take_policy, .missing = "needs a value", .transport = CLI_POLICY_FD},
+    {"--policy-file", VALUE_REQUIRED, take_policy, .missing = "needs a value", .transport = CLI_POLICY_FILE},
+    {"--policy", VALUE_REQUIRED, take_policy, .missing = "needs a value", .transport = CLI_POLICY_ARG},
+    {"--explain", VALUE_OPTIONAL, take_explain, .missing = NULL},
+    {"--read", VALUE_REQUIRED, take_query, .missing = "needs a value", .query = SANDBOX_QUERY_READ},
+    {"--write", VALUE_REQUIRED, take_query, .missing = "needs a value", .query = SANDBOX_QUERY_WRITE},
+    {"--connect-to", VALUE_REQUIRED, take_query, .missing = "needs a value", .query = SANDBOX_QUERY_CONNECT},
+    {"--unix-socket", VALUE_REQUIRED, take_query, .missing = "needs a value", .query = SANDBOX_QUERY_UNIX},
+#ifdef HAS_DYNAMIC_BACKENDS
+    {"--backend-dir", VALUE_REQUIRED, take_backend_dir, .missing = "needs a directory"},
+    {"--backend-module", VALUE_REQUIRED, take_backend_module, .missing = "needs a module file"},
+#endif
+};
+
+/* The option that `arg` spells: its exact name, or "NAME=VALUE" if it takes a value. */
+static const struct option_spec *find_option(const char *arg)
+{
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+        size_t n = strlen(options[k].name);
+        if (strncmp(arg, options[k].name, n) != 0)
             continue;
-        if (missing)
-            FAIL("%s needs a value", ops[k].name);
-        if (out->query_count == CLI_MAX_QUERIES)
-            FAIL("at most %d operations (--read, --write, --connect-to, --unix-socket) at a time", CLI_MAX_QUERIES);
-        out->queries[out->query_count++] = (struct cli_query){ops[k].kind, value};
-        return 0;
+        if (arg[n] == '\0' || (arg[n] == '=' && options[k].takes != VALUE_NONE))
+            return &options[k];
     }
-    *taken = false;
-    return 0;
+    return NULL;
+}
+
+/* Reads argv[*i], and the next argument too if it is the option's value. */
+static int parse_option(int argc, char **argv, int *i, struct cli_options *out, char *err, size_t errlen)
+{
+    const char *arg = argv[*i];
+    const struct option_spec *opt = find_option(arg);
+    if (!opt && arg[0] == '-')
+        return fail(err, errlen, "unknown option '%s' (see --help)", arg);
+    if (!opt)
+        return fail(err, errlen, "unexpected argument '%s': the command goes after '--'", arg);
+    size_t n = strlen(opt->name);
+    const char *value = arg[n] == '=' ? arg + n + 1 : NULL;
+    if (!value && opt->takes == VALUE_REQUIRED) {
+        if (*i + 1 >= argc || strcmp(argv[*i + 1], "--") == 0)
+            return fail(err, errlen, "%s %s", opt->name, opt->missing);
+        value = argv[++*i];
+    }
+    return opt->handle(out, opt, value, err, errlen);
 }
 
 /* What --explain changes in the checks of the whole command line. */
@@ -136,41 +249,35 @@ static int check_explain(const struct cli_options *out, int i, int argc, char *e
 {
     if (out->action != CLI_EXPLAIN) {
         if (out->query_count)
-            FAIL("--read, --write, --connect-to and --unix-socket are questions for --explain");
+            return fail(err, errlen,
+                        "--read, --write, --connect-to and --unix-socket are questions for --explain");
         return 0;
     }
     if (out->report_fd >= 0)
-        FAIL("--explain runs nothing: --refusal-report has nothing to report");
+        return fail(err, errlen, "--explain runs nothing: --refusal-report has nothing to report");
     if (i < argc)
-        FAIL("--explain runs nothing: drop '--' and the command");
+        return fail(err, errlen, "--explain runs nothing: drop '--' and the command");
     return 0;
 }
 
-#ifdef HAS_DYNAMIC_BACKENDS
-static int take_developer_option(struct cli_options *out, int argc, char **argv, int *i,
-                                 char *err, size_t errlen, bool *taken)
+/* The checks of the whole command line; argv[i] is "--", or i is argc. */
+static int check_command_line(int argc, char **argv, int i, struct cli_options *out, char *err, size_t errlen)
 {
-    const char *value = NULL;
-    bool missing = false;
-    *taken = true;
-    if (take_value("--backend-dir", argc, argv, i, &value, &missing)) {
-        if (missing)
-            FAIL("--backend-dir needs a directory");
-        out->backend_dir = value;
+    if (out->transport == CLI_POLICY_NONE)
+        return fail(err, errlen, "no policy: give one of --policy JSON, --policy-fd N or --policy-file PATH");
+    if (out->report_fd >= 0 && out->report_fd == out->policy_fd)
+        return fail(err, errlen, "--refusal-report and --policy-fd name the same descriptor %d",
+                    out->report_fd);
+    if (check_explain(out, i, argc, err, errlen) != 0)
+        return -1;
+    if (out->action == CLI_EXPLAIN)
         return 0;
-    }
-    if (take_value("--backend-module", argc, argv, i, &value, &missing)) {
-        if (missing)
-            FAIL("--backend-module needs a module file");
-        if (out->backend_module_count == CLI_MAX_BACKEND_MODULES)
-            FAIL("--backend-module: at most %d modules", CLI_MAX_BACKEND_MODULES);
-        out->backend_modules[out->backend_module_count++] = value;
-        return 0;
-    }
-    *taken = false;
+    if (i + 1 >= argc || argv[i + 1][0] == '\0')
+        return fail(err, errlen, "no command: give the target after '--'");
+    out->target_argv = &argv[i + 1];
+    out->action = CLI_RUN;
     return 0;
 }
-#endif
 
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errlen)
 {
@@ -180,81 +287,12 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     if (argc > 1 && strcmp(argv[1], "--connect") == 0)
         return parse_connect(argc, argv, out, err, errlen);
     int i;
-    for (i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = NULL;
-        bool missing = false;
-        if (strcmp(arg, "--") == 0)
-            break;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            out->action = CLI_HELP;
-            return 0;
-        }
-        if (strcmp(arg, "--version") == 0) {
-            out->action = CLI_VERSION;
-            return 0;
-        }
-        if (take_value("--sandbox", argc, argv, &i, &value, &missing)) {
-            if (missing || !*value || *value == '-')
-                FAIL("--sandbox needs a backend name (--help lists this build's)");
-            if (out->sandbox_name)
-                FAIL("--sandbox %s, then %s: one sandbox backend at a time", out->sandbox_name, value);
-            out->sandbox_name = value;
-            continue;
-        }
-        if (take_value("--refusal-report", argc, argv, &i, &value, &missing)) {
-            if (missing)
-                FAIL("%s needs a descriptor number", arg);
-            if (set_report_fd(out, value, err, errlen) != 0)
-                return -1;
-            continue;
-        }
-        if (strcmp(arg, "--connect") == 0)
-            FAIL("--connect comes first and alone: " HAS_PROGRAM_NAME " --connect HOST PORT");
-        enum cli_transport t = CLI_POLICY_NONE;
-        if (take_value("--policy-fd", argc, argv, &i, &value, &missing))
-            t = CLI_POLICY_FD;
-        else if (take_value("--policy-file", argc, argv, &i, &value, &missing))
-            t = CLI_POLICY_FILE;
-        else if (take_value("--policy", argc, argv, &i, &value, &missing))
-            t = CLI_POLICY_ARG;
-        if (t != CLI_POLICY_NONE) {
-            if (missing)
-                FAIL("%s needs a value", arg);
-            if (set_transport(out, t, value, err, errlen) != 0)
-                return -1;
-            continue;
-        }
-        bool taken;
-        if (take_explain_option(out, argc, argv, &i, err, errlen, &taken) != 0)
-            return -1;
-        if (taken)
-            continue;
-#ifdef HAS_DYNAMIC_BACKENDS
-        if (take_developer_option(out, argc, argv, &i, err, errlen, &taken) != 0)
-            return -1;
-        if (taken)
-            continue;
-#endif
-        if (arg[0] == '-')
-            FAIL("unknown option '%s' (see --help)", arg);
-        FAIL("unexpected argument '%s': the command goes after '--'", arg);
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        int r = parse_option(argc, argv, &i, out, err, errlen);
+        if (r != OPTION_NEXT)
+            return r == OPTION_STOP ? 0 : -1;
     }
-    if (out->transport == CLI_POLICY_NONE)
-        FAIL("no policy: give one of --policy JSON, --policy-fd N or --policy-file PATH");
-    if (out->report_fd >= 0 && out->report_fd == out->policy_fd)
-        FAIL("--refusal-report and --policy-fd name the same descriptor %d", out->report_fd);
-    if (check_explain(out, i, argc, err, errlen) != 0)
-        return -1;
-    if (out->action == CLI_EXPLAIN)
-        return 0;
-    if (i >= argc)
-        FAIL("no command: give the target after '--'");
-    if (i + 1 >= argc || argv[i + 1][0] == '\0')
-        FAIL("no command: give the target after '--'");
-    out->target_argv = &argv[i + 1];
-    out->action = CLI_RUN;
-    return 0;
+    return check_command_line(argc, argv, i, out, err, errlen);
 }
 
 void cli_print_help(const char *sandboxes)
