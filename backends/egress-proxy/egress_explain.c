@@ -63,46 +63,54 @@ static const struct host_rule *deciding_rule(const struct host_policy *hp, const
     return host_rules_match(hp->rules, hp->count, &d->host, port);
 }
 
+/* An allowed d reached directly (`route`: how, when an upstream is
+ * bypassed): the proxy's lookup now, and its verdict on the addresses. */
+static void judge_direct(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, struct dest_decision *d,
+                         const char *entry, const char *route)
+{
+    char used[64] = "";
+    char why[RESOLVER_WHY_MAX] = "";
+    const char *cls = "";
+    if (d->verdict == DEST_RESOLVE)
+        judge_lookup(d, used, &cls, why);
+    const char *list = d->internal ? "allowedInternalHosts" : "allowedHosts";
+    if (d->verdict == DEST_DENIED)
+        sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d->rule, d->reason);
+    else if (d->verdict == DEST_CONNECT_LITERAL)
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"%s", entry, route);
+    else if (why[0])
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' does not "
+                                "resolve here now (%s), the proxy would answer 502", list, entry, route, d->host.name,
+                                why);
+    else
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' resolves "
+                                "here now to %s, a%s %s address (looked up again on each request)", list, entry,
+                                route, d->host.name, used, cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
+}
+
 static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp,
                   const struct upstream_proxy *up)
 {
     const struct sandbox_query *q = &out->queries[i];
     struct dest_decision d;
-    char used[64] = "";
-    char why[RESOLVER_WHY_MAX] = "";
-    const char *cls = "";
     dest_decide(hp, q->host, q->host_len, q->port, &d);
-    const struct host_rule *rule = d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED ? NULL :
-                                   deciding_rule(hp, &d, q->port);
-    bool allowed = d.verdict == DEST_RESOLVE || d.verdict == DEST_CONNECT_LITERAL;
-    const char *bypass = allowed && up->set ? upstream_bypass(up, &d.host) : NULL;
-    if (allowed && up->set && !bypass) {
+    if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
+        sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d.rule, d.reason);
+        return;
+    }
+    const struct host_rule *rule = deciding_rule(hp, &d, q->port);
+    const char *entry = rule ? rule->entry : "?";
+    const char *bypass = up->set ? upstream_bypass(up, &d.host) : NULL;
+    if (up->set && !bypass) {
         sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; then through the upstream "
                                 "proxy %s (from %s), which resolves '%s' itself", d.internal ? "allowedInternalHosts" :
-                                "allowedHosts", rule ? rule->entry : "?", up->shown, up->source, d.host.name);
+                                "allowedHosts", entry, up->shown, up->source, d.host.name);
         return;
     }
     char route[UPSTREAM_ENTRY_MAX + 40] = "";
     if (bypass)
         snprintf(route, sizeof route, "; directly: NO_PROXY entry \"%s\"", bypass);
-    if (d.verdict == DEST_RESOLVE)
-        judge_lookup(&d, used, &cls, why);
-    if (d.verdict == DEST_MALFORMED || d.verdict == DEST_DENIED) {
-        sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d.rule, d.reason);
-        return;
-    }
-    const char *entry = rule ? rule->entry : "?";
-    const char *list = d.internal ? "allowedInternalHosts" : "allowedHosts";
-    if (d.verdict == DEST_CONNECT_LITERAL)
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"%s", entry, route);
-    else if (why[0])
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' does not "
-                                "resolve here now (%s), the proxy would answer 502", list, entry, route, d.host.name,
-                                why);
-    else
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' resolves "
-                                "here now to %s, a%s %s address (looked up again on each request)", list, entry,
-                                route, d.host.name, used, cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
+    judge_direct(ctx, out, i, &d, entry, route);
 }
 
 /* The upstream proxy, without its credentials, and what bypasses it. */
