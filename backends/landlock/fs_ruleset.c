@@ -31,6 +31,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +301,91 @@ int fs_ruleset_plan(int abi, const struct fs_lists *l, struct fs_anchors *plan, 
     return fs_ruleset_add(-1, abi, l, plan, err, errlen);
 }
 
+/* ---- read back: what those rules give one path ------------------------- */
+
+/* One question to fs_ruleset_decide() and where its answer goes; `denied`
+ * is what the walk for that right left out (no_write or no_read). */
+struct query {
+    const struct fs_lists *l;
+    const struct fs_anchors *pinned;
+    const char *path;
+    bool write;
+    const char *const *denied;
+    char *rule;
+    size_t n;
+};
+
+/* A case below either decides (and says why in q->rule) or leaves the
+ * path to the next one. */
+enum verdict { UNDECIDED = -1, REFUSED = 0, ALLOWED = 1 };
+
+static enum verdict say(const struct query *q, enum verdict v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum verdict say(const struct query *q, enum verdict v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(q->rule, q->n, fmt, ap);
+    va_end(ap);
+    return v;
+}
+
+/* A name of PATH_MAX bytes or more: the kernel refuses it (ENAMETOOLONG)
+ * before Landlock sees it, so it is refused here, unjudged -- not judged
+ * as the shorter path a cut copy of it would be. */
+static enum verdict too_long(const struct query *q)
+{
+    if (strnlen(q->path, PATH_MAX) < PATH_MAX)
+        return UNDECIDED;
+    return say(q, REFUSED, "the path is %d bytes or longer: the kernel refuses the name itself (ENAMETOOLONG), "
+               "so no rule was read for it (reached by a shorter relative name, its directories' rules apply)",
+               PATH_MAX);
+}
+
+/* `path` is the caller's terminal held as descriptor 0-2 with the access
+ * asked for, granted on its own inode (grant_own_terminal). */
+static enum verdict own_terminal(const struct query *q)
+{
+    struct stat at, held;
+    if (stat(q->path, &at) != 0 || !S_ISCHR(at.st_mode))
+        return UNDECIDED;
+    for (int fd = 0; fd <= 2; fd++) {
+        bool rd, wr;
+        if (fs_own_terminal(fd, &rd, &wr) && (q->write ? wr : rd) && fstat(fd, &held) == 0 &&
+            held.st_dev == at.st_dev && held.st_ino == at.st_ino)
+            return say(q, ALLOWED, "the caller's own terminal (descriptor %d, open for %s): granted on its own "
+                       "inode with that access only", fd, rd && wr ? "reading and writing" : rd ? "reading" :
+                       "writing");
+    }
+    return UNDECIDED;
+}
+
+/* The field the denial `d` comes from (fs_lists_build). */
+static const char *denial_source(const struct fs_lists *l, const char *d)
+{
+    if (policy_path_covered(d, l->no_read))
+        return "deniedReadPaths";
+    return policy_path_covered(d, l->write_denied) ? "deniedWritePaths" : "a kernel or device mount";
+}
+
+/* At or beneath a path the walk left out: grant() gave nothing there. */
+static enum verdict in_denial(const struct query *q)
+{
+    for (size_t i = 0; q->denied[i]; i++)
+        if (policy_path_at_or_beneath(q->path, q->denied[i]))
+            return say(q, REFUSED, "%s \"%s\": left out of the Landlock %s grant", denial_source(q->l, q->denied[i]),
+                       q->denied[i], q->write ? "write" : "read");
+    return UNDECIDED;
+}
+
+/* One of the devices with a rule of its own (grant_devices). */
+static enum verdict harmless_device(const struct query *q)
+{
+    if (!policy_path_covered(q->path, devices))
+        return UNDECIDED;
+    return say(q, ALLOWED, "one of the harmless devices granted for reading and writing");
+}
+
 /* A denial lies strictly beneath `dir`: grant() gave `dir` no rule of its
  * own, only its entries one by one (and /dev is left out of the reads). */
 static const char *on_the_way(const char *dir, const char *const *denied, bool write)
@@ -309,106 +396,115 @@ static const char *on_the_way(const char *dir, const char *const *denied, bool w
     return !write && strcmp(dir, DEV_ROOT) != 0 && policy_path_at_or_beneath(DEV_ROOT, dir) ? DEV_ROOT : NULL;
 }
 
-/* The rules fs_ruleset_add() makes, read back for one path (write: create
- * it or write it; read: read it, list it if a directory). */
-/* `path` is the caller's terminal held as descriptor 0-2 with the access
- * asked for, granted on its own inode (grant_own_terminal): rule[n] says so.
- * Otherwise the other rules decide. */
-static bool own_terminal_grants(const char *path, bool write, char *rule, size_t n)
+/* The directory whose own right the operation needs, into dir[PATH_MAX]:
+ * creating needs the parent (a path not there yet), listing the directory
+ * itself; false for a file read or written, which needs none.  The path
+ * fits: too_long() came first. */
+static bool needed_dir(const struct query *q, char *dir)
 {
-    struct stat at, held;
-    if (stat(path, &at) != 0 || !S_ISCHR(at.st_mode))
+    struct stat st;
+    bool exists = lstat(q->path, &st) == 0;
+    if (q->write ? exists : (!exists || !S_ISDIR(st.st_mode)))
         return false;
-    for (int fd = 0; fd <= 2; fd++) {
-        bool rd, wr;
-        if (fs_own_terminal(fd, &rd, &wr) && (write ? wr : rd) && fstat(fd, &held) == 0 &&
-            held.st_dev == at.st_dev && held.st_ino == at.st_ino) {
-            snprintf(rule, n, "the caller's own terminal (descriptor %d, open for %s): granted on its own inode "
-                     "with that access only", fd, rd && wr ? "reading and writing" : rd ? "reading" : "writing");
-            return true;
-        }
-    }
-    return false;
+    snprintf(dir, PATH_MAX, "%s", q->path);
+    char *slash = q->write ? strrchr(dir, '/') : NULL;
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0'; /* "/a" -> "/", "/a/b" -> "/a" */
+    return true;
 }
 
+/* The first writable root `p` is at or beneath that no denial covers
+ * (denials win over grants), only those in /dev if `in_dev`: the roots
+ * grant_roots() walks. */
+static const char *writable_root(const struct query *q, const char *p, bool in_dev)
+{
+    for (size_t i = 0; q->l->writable[i]; i++) {
+        const char *r = q->l->writable[i];
+        if (policy_path_at_or_beneath(p, r) && !policy_path_covered(r, q->denied) &&
+            (!in_dev || policy_path_at_or_beneath(r, DEV_ROOT)))
+            return r;
+    }
+    return NULL;
+}
+
+static enum verdict no_write_right(const struct query *q)
+{
+    return say(q, REFUSED, "not beneath a writable root: no Landlock write right");
+}
+
+/* A new entry in `dir`, an anchor (fs_anchors_note() in a writable root):
+ * the broker makes it, but not a kept name, one that leads to a denied
+ * path (a denied one itself: in_denial()). */
+static enum verdict made_by_broker(const struct query *q, const char *dir, const char *way)
+{
+    for (size_t i = 0; q->denied[i]; i++)
+        if (policy_path_at_or_beneath(q->denied[i], q->path))
+            return say(q, REFUSED, "leads to \"%s\": the broker never makes, renames or removes it", q->denied[i]);
+    const char *root = writable_root(q, dir, false);
+    if (!root)
+        return no_write_right(q);
+    return say(q, ALLOWED, "\"%s\" is on the way to \"%s\" in writable root \"%s\": made by the broker", dir, way,
+               root);
+}
+
+/* The directory the operation needs a right on is on the way to a denial:
+ * no rule there, the broker acts in it if it pins it. */
+static enum verdict via_anchor(const struct query *q)
+{
+    char dir[PATH_MAX];
+    const char *way = needed_dir(q, dir) ? on_the_way(dir, q->denied, q->write) : NULL;
+    if (!way)
+        return UNDECIDED;
+    if (!fs_anchors_pinned(q->pinned, dir)) /* fs_anchors_note()'s cap, or no broker (layered under linux-ns) */
+        return say(q, REFUSED, "\"%s\" is on the way to \"%s\" and not among the %d directories the broker pins: "
+                   "as Landlock alone leaves it, %s", dir, way, FS_MAX_ANCHORS,
+                   q->write ? "no entry is made there" : "it is not listed");
+    if (!q->write) /* fs_anchors_note(): the broker opens it for listing (entry_broker.c) */
+        return say(q, ALLOWED, "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's "
+                   "name shows, its content does not)", dir, way);
+    return made_by_broker(q, dir, way);
+}
+
+/* Beneath a writable root: grant_roots()' rights.  For reading only the
+ * roots in /dev add any (the rest of the host is read beneath / already). */
+static enum verdict beneath_writable_root(const struct query *q)
+{
+    const char *root = writable_root(q, q->path, !q->write);
+    if (!root)
+        return UNDECIDED;
+    return say(q, ALLOWED, "beneath writable root \"%s\"%s: Landlock %s rights granted", root,
+               root == q->l->workspace ? " (the working directory)" : "", q->write ? "write" : "read");
+}
+
+/* The rest: the read walk from / (which left /dev out); no write right. */
+static enum verdict elsewhere(const struct query *q)
+{
+    if (policy_path_at_or_beneath(q->path, DEV_ROOT))
+        return say(q, REFUSED, "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
+    if (q->write)
+        return no_write_right(q);
+    return say(q, ALLOWED, "no read denial covers it: Landlock read rights beneath /");
+}
+
+/* The rules fs_ruleset_add() makes, read back for one path (write: create
+ * it or write it; read: read it, list it if a directory): the first case
+ * that applies decides. */
 bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path, bool write,
                        char *rule, size_t n)
 {
-    /* A rule on the inode itself: Landlock adds it to whatever else applies. */
-    if (own_terminal_grants(path, write, rule, n))
-        return true;
-    const char *const *denied = write ? l->no_write : l->no_read;
-    for (size_t i = 0; denied[i]; i++)
-        if (policy_path_at_or_beneath(path, denied[i])) {
-            const char *why = policy_path_covered(denied[i], l->no_read) ? "deniedReadPaths" :
-                              policy_path_covered(denied[i], l->write_denied) ? "deniedWritePaths" :
-                              "a kernel or device mount";
-            snprintf(rule, n, "%s \"%s\": left out of the Landlock %s grant", why, denied[i],
-                     write ? "write" : "read");
-            return false;
-        }
-    if (policy_path_covered(path, devices)) {
-        snprintf(rule, n, "one of the harmless devices granted for reading and writing");
-        return true;
-    }
-    /* What needs a right on a directory itself: creating in it (the
-     * parent of a path not there yet), listing it. */
-    struct stat st;
-    bool exists = lstat(path, &st) == 0;
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    if (write && !exists) {
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            slash[slash == dir ? 1 : 0] = '\0';
-    }
-    const char *way = (write && !exists) || (!write && exists && S_ISDIR(st.st_mode)) ?
-                      on_the_way(dir, denied, write) : NULL;
-    if (way && !fs_anchors_pinned(pinned, dir)) {
-        /* fs_anchors_note()'s cap, or no broker (layered under linux-ns). */
-        snprintf(rule, n, "\"%s\" is on the way to \"%s\" and not among the %d directories the broker pins: as "
-                 "Landlock alone leaves it, %s", dir, way, FS_MAX_ANCHORS, write ? "no entry is made there" :
-                 "it is not listed");
-        return false;
-    }
-    if (way && !write) {
-        /* fs_anchors_note(): the broker opens it for listing (entry_broker.c). */
-        snprintf(rule, n, "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's name "
-                 "shows, its content does not)", dir, way);
-        return true;
-    }
-    if (way) {
-        /* fs_anchors_note() in a writable root: the broker makes entries there but the kept names,
-         * those that are denied or lead to a denied path (denied ones were refused above). */
-        for (size_t i = 0; denied[i]; i++)
-            if (policy_path_at_or_beneath(denied[i], path)) {
-                snprintf(rule, n, "leads to \"%s\": the broker never makes, renames or removes it", denied[i]);
-                return false;
-            }
-        for (size_t i = 0; l->writable[i]; i++)
-            if (policy_path_at_or_beneath(dir, l->writable[i]) && !policy_path_covered(l->writable[i], denied)) {
-                snprintf(rule, n, "\"%s\" is on the way to \"%s\" in writable root \"%s\": made by the broker",
-                         dir, way, l->writable[i]);
-                return true;
-            }
-        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
-        return false;
-    }
-    for (size_t i = 0; l->writable[i]; i++)
-        if (policy_path_at_or_beneath(path, l->writable[i]) && !policy_path_covered(l->writable[i], denied) &&
-            (write || policy_path_at_or_beneath(l->writable[i], DEV_ROOT))) {
-            snprintf(rule, n, "beneath writable root \"%s\"%s: Landlock %s rights granted", l->writable[i],
-                     l->writable[i] == l->workspace ? " (the working directory)" : "", write ? "write" : "read");
-            return true;
-        }
-    if (policy_path_at_or_beneath(path, DEV_ROOT)) {
-        snprintf(rule, n, "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
-        return false;
-    }
-    if (write) {
-        snprintf(rule, n, "not beneath a writable root: no Landlock write right");
-        return false;
-    }
-    snprintf(rule, n, "no read denial covers it: Landlock read rights beneath /");
-    return true;
+    static enum verdict (*const cases[])(const struct query *) = {
+        too_long,
+        own_terminal, /* a rule on the inode itself: Landlock adds it to whatever else applies */
+        in_denial,
+        harmless_device,
+        via_anchor,
+        beneath_writable_root,
+        elsewhere, /* always decides */
+    };
+    struct query q = {.l = l, .pinned = pinned, .path = path, .write = write,
+                      .denied = write ? l->no_write : l->no_read, .rule = rule, .n = n};
+    enum verdict v = UNDECIDED;
+    for (size_t i = 0; v == UNDECIDED && i < sizeof cases / sizeof cases[0]; i++)
+        v = cases[i](&q);
+    return v == ALLOWED;
 }

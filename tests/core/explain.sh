@@ -4,11 +4,13 @@
 # tree, random grants and denials) and hand-written ones, each read it
 # calls allowed reads the file's real content and each refused one does
 # not, each write it calls allowed lands and each refused one does not,
-# and a Unix socket it calls reachable is reached; linux-ns's masks (a
-# socket SSH_AUTH_SOCK names, /proc's owner-only files) and its user-namespace
-# probe (a host with none: 125 and the launch's message); landlock's grant
-# of the caller's terminal.  Then hostile policies and operations: exit 0 or
-# 125, never a crash, never a raw control byte.
+# and a Unix socket it calls reachable is reached, with each case of
+# landlock's reading back of its ruleset (fs_ruleset_decide) by hand;
+# linux-ns's masks (a socket SSH_AUTH_SOCK names, /proc's owner-only
+# files) and its user-namespace probe (a host with none: 125 and the
+# launch's message); landlock's grant of the caller's terminal.  Then
+# hostile policies and operations: exit 0 or 125, never a crash, never a
+# raw control byte.
 . "$HAS_SRCDIR/tests/lib.sh"
 sandbox_require
 
@@ -25,17 +27,19 @@ d = json.load(sys.stdin)
 for v in d["verdicts"]: print(v["operation"] + "\t" + (v["path"] or v["given"]) + "\t" + v["verdict"])'
 }
 
-# The same operations for real, inside the sandbox: "op<TAB>path<TAB>allowed|refused".
+# The same operations for real, inside the sandbox: "op<TAB>path<TAB>allowed|refused"
+# ("list:DIR" is explain's read of a directory: listing it).
 TRY='for op in "$@"; do k=${op%%:*}; p=${op#*:}
   if [ "$k" = read ]; then c=$(cat -- "$p" 2>/dev/null); [ "$c" = "$p" ] && r=allowed || r=refused
+  elif [ "$k" = list ]; then ls -- "$p" >/dev/null 2>&1 && r=allowed || r=refused; k=read
   else (printf x >"$p") 2>/dev/null && r=allowed || r=refused; fi
   printf "%s\t%s\t%s\n" "$k" "$p" "$r"; done'
 
 # agree BACKEND POLICY OPS...: explain's verdicts are the run's outcomes.
 agree() {
     local backend=$1 policy=$2; shift 2
-    local args=() op
-    for op in "$@"; do args+=("--${op%%:*}" "${op#*:}"); done
+    local args=() op k
+    for op in "$@"; do k=${op%%:*}; [ "$k" = list ] && k=read; args+=("--$k" "${op#*:}"); done
     local said did
     said=$(cd "$T_TMP" && "$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$policy" "${args[@]}" | verdicts) ||
         { fail "$backend: --explain failed for $policy"; return; }
@@ -113,6 +117,41 @@ except OSError: print("refused")' "$s/w/sock" 2>/dev/null)
         said=$(grep . <<<"$said" | sort | uniq -c | tr -s ' \n' ' ')
         case $said in *allowed*refused*) ok "landlock: past the pinned directories, creation is refused there ($said)" ;;
         *) fail "landlock: no directory past the pinned ones among 140 ($said)" ;; esac
+    fi
+
+    if [ "$backend" = landlock ]; then
+        # Each case of fs_ruleset_decide() against a run: beneath a denial;
+        # on the way to one (listed, made by the broker, a name leading to
+        # one, outside a writable root); beneath a writable root (in /dev
+        # too); a harmless device; the rest of /dev; elsewhere.
+        c="$T_TMP/cases" shm="" shmw=""
+        mkdir -p "$c/w/sub" "$c/w/ro" "$c/w/secret" "$c/r"
+        for f in w/.env w/sub/file w/ro/file w/secret/file r/file; do printf %s "$c/$f" >"$c/$f"; done
+        chmod -R a+rwX "$c"
+        ops=(read:"$c/w/.env" write:"$c/w/.env" list:"$c/w/secret" read:"$c/w/secret/file" list:"$c/w" list:"$c"
+             write:"$c/w/new" write:"$c/new" write:"$c/w/ghost" write:"$c/w/sub/new" write:"$c/w/ro/new"
+             read:"$c/w/ro/file" list:"$c/r" read:"$c/r/file" write:"$c/r/new" write:/dev/null)
+        if shm=$(mktemp -d /dev/shm/has-explain.XXXXXX 2>/dev/null); then
+            mkdir "$shm/in" "$shm/out"
+            for d in in out; do printf %s "$shm/$d/file" >"$shm/$d/file"; done
+            chmod -R a+rwX "$shm"
+            ops+=(read:"$shm/in/file" read:"$shm/out/file" write:"$shm/in/new")
+            shmw=',"'"$shm/in"'"'
+        else echo "# no /dev/shm directory to make: a writable root in /dev is not tried"; fi
+        cpol='{"mode":"read_only","allowedWritePaths":["'"$c/w"'"'"$shmw"'],"deniedReadPaths":["'"$c/w/.env"'","'"$c/w/secret"'","'"$c/w/ghost/x"'"],"deniedWritePaths":["'"$c/w/ro"'"],"network":{"egress":false,"localBinding":false}}'
+        agree landlock "$cpol" "${ops[@]}"
+        # A path of PATH_MAX bytes or more beneath the writable root: no
+        # run can open it, and explain does not judge it as a shorter one
+        # (the query is refused before fs_ruleset_decide, whose own refusal
+        # of such a path is unit-tested in tests/landlock/test_fs_paths.c).
+        seg=$(printf '%*s' 200 '' | tr ' ' y) long="$c/w"
+        while [ ${#long} -le 4096 ]; do long="$long/$seg"; done
+        out=$(cd "$T_TMP" && "$SUPERVISOR" --explain --sandbox landlock --policy "$cpol" --write "$long" 2>&1); rc=$?
+        did=$(cd "$T_TMP" && "$SUPERVISOR" --sandbox landlock --policy "$cpol" -- bash -c "$TRY" try "write:$long" "read:$long" 2>/dev/null | cut -f3 | tr '\n' ' ')
+        if [ $rc = 125 ] && grep -q "too long" <<<"$out" && [ "$did" = "refused refused " ]; then
+            ok "landlock: a ${#long}-byte path is not judged, and a run cannot reach it"
+        else fail "landlock: ${#long}-byte path: explain $rc '${out:0:300}', run '$did'"; fi
+        [ -n "$shm" ] && rm -rf "$shm"
     fi
 
     if [ "$backend" = linux-ns ]; then

@@ -2,13 +2,15 @@
  * test_fs_paths.c — landlock's path logic without a ruleset: which denials
  * a walk from a root leaves out (fs_paths_beneath), the rights each ABI
  * handles, opening without links (fs_open_no_symlinks) and the checks made
- * before any rule (fs_lists_check), in a scratch directory.
+ * before any rule (fs_lists_check), and what the rules give each kind of
+ * path (fs_ruleset_decide), in a scratch directory.
  */
 #include "config.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +148,74 @@ static void test_case_folding_types(void)
     CU_ASSERT_FALSE(fs_type_folds_case(0x794c7630)); /* overlayfs */
 }
 
+/* fs_ruleset_decide, case by case, on the scratch tree: dir writable (the
+ * working directory), dir/file read-denied, dir/ghost/x read-denied and
+ * missing; the directories the broker pins from fs_ruleset_plan(). */
+static bool decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path, bool write,
+                   const char *says)
+{
+    char rule[1024];
+    bool v = fs_ruleset_decide(l, pinned, path, write, rule, sizeof rule);
+    if (!strstr(rule, says))
+        fprintf(stderr, "\n%s %.100s: \"%s\" does not say \"%s\"\n", write ? "write" : "read", path, rule, says);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rule, says));
+    return v;
+}
+
+static void test_decide_cases(void)
+{
+    char w0[128], r0[128], r1[128], err[1024];
+    snprintf(w0, sizeof w0, "%s", at("dir"));
+    snprintf(r0, sizeof r0, "%s", at("dir/file"));
+    snprintf(r1, sizeof r1, "%s", at("dir/ghost/x"));
+    const char *w[] = {w0, NULL}, *r[] = {r0, r1, NULL}, *d[] = {NULL};
+    struct fs_lists l = {.writable = w, .workspace = w0, .write_denied = d, .no_read = r, .no_write = r};
+    struct fs_anchors pinned, none;
+    CU_ASSERT_EQUAL_FATAL(fs_anchors_init(&pinned), 0);
+    CU_ASSERT_EQUAL_FATAL(fs_anchors_init(&none), 0);
+    pinned.plan = none.plan = true;
+    CU_ASSERT_EQUAL_FATAL(fs_ruleset_plan(1, &l, &pinned, err, sizeof err), 0);
+
+    CU_ASSERT_FALSE(decide(&l, &pinned, at("dir/file"), false, "deniedReadPaths"));
+    CU_ASSERT_FALSE(decide(&l, &pinned, at("dir/file"), true, "deniedReadPaths"));
+    CU_ASSERT_TRUE(decide(&l, &pinned, "/dev/null", true, "harmless devices"));
+    /* on the way to a denial: listed, made by the broker, or refused */
+    CU_ASSERT_TRUE(decide(&l, &pinned, at("dir"), false, "listed through the broker"));
+    CU_ASSERT_FALSE(decide(&l, &none, at("dir"), false, "not among the"));
+    CU_ASSERT_TRUE(decide(&l, &pinned, at("dir/new"), true, "made by the broker"));
+    CU_ASSERT_FALSE(decide(&l, &none, at("dir/new"), true, "no entry is made there"));
+    CU_ASSERT_FALSE(decide(&l, &pinned, at("dir/ghost"), true, "leads to"));
+    CU_ASSERT_FALSE(decide(&l, &pinned, at("new"), true, "not beneath a writable root"));
+    /* beneath the writable root, off the way */
+    CU_ASSERT_TRUE(decide(&l, &pinned, at("dir/twice"), true, "(the working directory): Landlock write"));
+    CU_ASSERT_TRUE(decide(&l, &pinned, at("dir/twice"), false, "read rights beneath /"));
+    CU_ASSERT_FALSE(decide(&l, &pinned, "/dev/has-none", false, "/dev is left out"));
+    CU_ASSERT_FALSE(decide(&l, &pinned, "/has-none", true, "not beneath a writable root"));
+
+    /* Reading in /dev: the first writable root in /dev, not the first one. */
+    const char *w2[] = {"/", "/dev/shm", NULL}, *none2[] = {NULL};
+    struct fs_lists dev = {.writable = w2, .write_denied = none2, .no_read = none2, .no_write = none2};
+    CU_ASSERT_TRUE(decide(&dev, &none, "/dev/shm/has-none", false, "beneath writable root \"/dev/shm\""));
+    CU_ASSERT_FALSE(decide(&dev, &none, "/dev/has-none", false, "/dev is left out"));
+
+    /* The longest name the kernel takes (PATH_MAX - 1 bytes) is judged;
+     * one byte more is refused unjudged, never judged as a cut copy. */
+    char path[PATH_MAX + 64];
+    size_t len = (size_t)snprintf(path, sizeof path, "%s/", w0);
+    while (len < sizeof path - 1) {
+        path[len] = (len + 1) % 200 == 0 ? '/' : 'y';
+        path[++len] = '\0';
+    }
+    path[PATH_MAX - 1] = '\0';
+    CU_ASSERT_TRUE(decide(&l, &pinned, path, true, "Landlock write rights granted"));
+    CU_ASSERT_TRUE(decide(&l, &pinned, path, false, "read rights beneath /"));
+    path[PATH_MAX - 1] = 'y';
+    CU_ASSERT_FALSE(decide(&l, &pinned, path, true, "ENAMETOOLONG"));
+    CU_ASSERT_FALSE(decide(&l, &pinned, path, false, "ENAMETOOLONG"));
+    fs_anchors_close(&pinned);
+    fs_anchors_close(&none);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -157,5 +227,6 @@ int main(void)
     CU_pSuite s = CU_add_suite("landlock paths on disk", make_tree, remove_tree);
     CU_add_test(s, "opened without following a link", test_open_no_symlinks);
     CU_add_test(s, "the lists are checked before any rule", test_lists_check);
+    CU_add_test(s, "the rules read back, case by case", test_decide_cases);
     return cunit_run_registry();
 }
