@@ -77,7 +77,7 @@ static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *o
     bool done[3] = {false, false, false};
     for (int n = 0; n <= 2; n++) {
         bool rd = false, wr = false, r, w;
-        char fds[16] = "", link[32], tty[256];
+        char fds[16] = "", tty[256];
         struct stat a, b;
         if (done[n] || !fs_own_terminal(n, &r, &w) || fstat(n, &a) != 0)
             continue;
@@ -88,8 +88,7 @@ static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *o
                 wr |= w;
                 snprintf(fds + strlen(fds), sizeof fds - strlen(fds), "%s%d", fds[0] ? ", " : "", m);
             }
-        snprintf(link, sizeof link, "/proc/self/fd/%d", n);
-        ssize_t len = readlink(link, tty, sizeof tty - 1);
+        ssize_t len = readlink(fd_path(n).s, tty, sizeof tty - 1);
         if (len <= 0)
             continue;
         tty[len] = '\0';

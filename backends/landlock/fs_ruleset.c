@@ -215,20 +215,19 @@ bool fs_own_terminal(int n, bool *read, bool *write)
 static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t errlen)
 {
     for (int n = 0; n <= 2; n++) {
-        char link[32];
         struct stat st;
         bool rd, wr;
         if (!fs_own_terminal(n, &rd, &wr))
             continue;
-        snprintf(link, sizeof link, "/proc/self/fd/%d", n);
-        int fd = open(link, O_PATH | O_CLOEXEC);
+        struct fd_path link = fd_path(n);
+        int fd = open(link.s, O_PATH | O_CLOEXEC);
         if (fd < 0)
             continue;
         uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV | (rd ? LANDLOCK_ACCESS_FS_READ_FILE : 0) |
                           (wr ? LANDLOCK_ACCESS_FS_WRITE_FILE : 0);
         struct walk w = {.ruleset = ruleset, .rights = handled & rights, .what = "terminal", .err = err,
                          .errlen = errlen};
-        int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link) : 0;
+        int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link.s) : 0;
         close(fd);
         if (rc != 0)
             return -1;

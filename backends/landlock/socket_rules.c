@@ -37,11 +37,9 @@
 /* The kernel's name of the inode `fd` (/proc/self/fd) into path[size]:
  * 0, or -EACCES for one that is no path of this mount namespace
  * ("(deleted)", "socket:[...]") or too long. */
-static int fd_path(int fd, char *path, size_t size)
+static int fd_target(int fd, char *path, size_t size)
 {
-    char link[40];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, path, size - 1);
+    ssize_t n = readlink(fd_path(fd).s, path, size - 1);
     if (n <= 0 || (size_t)n >= size - 1)
         return -EACCES;
     path[n] = '\0';
@@ -71,7 +69,7 @@ static int path_ok(const char *path, const struct socket_policy *sp, bool whole)
 static int beneath_writable_root(int fd, const struct socket_policy *sp)
 {
     char path[4096];
-    int rc = fd_path(fd, path, sizeof path);
+    int rc = fd_target(fd, path, sizeof path);
     return rc != 0 ? rc : path_ok(path, sp, false);
 }
 
@@ -95,7 +93,7 @@ static int path_writable(int fd, const struct stat *st, const void *arg)
 static int entry_writable(int dir, const char *name, const void *arg)
 {
     char path[4096 + 256 + 2];
-    int rc = fd_path(dir, path, 4096);
+    int rc = fd_target(dir, path, 4096);
     if (rc != 0)
         return rc;
     size_t len = strlen(path);

@@ -15,6 +15,7 @@
  *   caps.c           zero capabilities, locked securebits, no_new_privs
  *   fd_hygiene.c     close every descriptor above 2
  *   fd_pass.c        one descriptor and a tag byte over a socket pair
+ *   fd_path.c        "/proc/self/fd/N", the path that names descriptor N
  *   keyring.c        a fresh session keyring
  *   landlock_sys.c   the Landlock system calls (landlock_sys.h, with the
  *                    UAPI spelt out), its ABI, scopes
@@ -75,6 +76,10 @@ int caps_drop_all(char *err, size_t errlen);
 int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
 /* The same for keep[] in any order (sorted in place; -1 entries ignored). */
 int fd_close_except_unsorted(int *keep, size_t n, char *err, size_t errlen);
+
+/* fd_path.c: "/proc/self/fd/N" for descriptor fd (fits any int). */
+struct fd_path { char s[sizeof "/proc/self/fd/-2147483648"]; };
+struct fd_path fd_path(int fd);
 
 /* kernel_release.c: whether uname(2) names Linux major.minor or later (a
  * release it cannot read: no). */

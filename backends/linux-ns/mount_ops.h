@@ -56,8 +56,6 @@ void safe_path_cache_close(struct sp_dir_cache *cache);
 int safe_path_reopen(const struct sp_node *node);
 
 /* "/proc/self/fd/N" for `fd`. */
-struct fd_path { char s[32]; };
-struct fd_path fd_path(int fd);
 
 enum bind_mode {
     BIND_RW,   /* writable, submounts included (where the kernel allows) */

@@ -44,13 +44,6 @@ struct has_open_how {
     unsigned long long resolve;
 };
 
-struct fd_path fd_path(int fd)
-{
-    struct fd_path p;
-    snprintf(p.s, sizeof p.s, "/proc/self/fd/%d", fd);
-    return p;
-}
-
 /* Open one component beneath `dir` as O_PATH, refusing a symlink.  Its
  * stat is left in *st, so callers need no second fstat(). */
 static int open_component(int dir, const char *name, bool want_dir, struct stat *st)

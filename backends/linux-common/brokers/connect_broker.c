@@ -190,8 +190,9 @@ static int unix_destination(const struct connect_broker *b, pid_t tid, const cha
     struct sockaddr_un *un = (struct sockaddr_un *)sa;
     memset(un, 0, sizeof *un);
     un->sun_family = AF_UNIX;
-    int n = snprintf(un->sun_path, sizeof un->sun_path, "/proc/self/fd/%d", fd);
-    *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)n + 1);
+    struct fd_path self = fd_path(fd);   /* shorter than sun_path */
+    memcpy(un->sun_path, self.s, strlen(self.s) + 1);
+    *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(self.s) + 1);
     *target = fd;
     return 0;
 }

@@ -285,9 +285,7 @@ static int create_file(struct entry_anchor *a, const char *name, const struct en
          * in /proc, which the metadata broker refuses), before the mode
          * may forbid it.  Only the broker changes an anchor's entries, and
          * it is busy here: the name is still the inode just linked. */
-        char self[32];
-        snprintf(self, sizeof self, "/proc/self/fd/%d", tmp);
-        if (linkat(AT_FDCWD, self, a->fd, name, AT_SYMLINK_FOLLOW) != 0) {
+        if (linkat(AT_FDCWD, fd_path(tmp).s, a->fd, name, AT_SYMLINK_FOLLOW) != 0) {
             int e = errno;
             a->pool[a->pool_count++] = tmp; /* unused: back to the pool */
             return e == EEXIST && !(c->flags & O_EXCL) ? PASS : -e;
@@ -473,11 +471,8 @@ static int link_entry(int listener, const struct seccomp_notif *req, const struc
         rc = S_ISDIR(st.st_mode) ? -EPERM : -EACCES;
     if (rc == 0 && !broker_id_valid(listener, req->id))
         rc = -EINTR;
-    if (rc == 0) {
-        char self[32];
-        snprintf(self, sizeof self, "/proc/self/fd/%d", src);
-        rc = linkat(AT_FDCWD, self, to.dir, to.name, AT_SYMLINK_FOLLOW) == 0 ? 0 : -errno;
-    }
+    if (rc == 0)
+        rc = linkat(AT_FDCWD, fd_path(src).s, to.dir, to.name, AT_SYMLINK_FOLLOW) == 0 ? 0 : -errno;
     if (src >= 0)
         close(src);
     close_side(&to);

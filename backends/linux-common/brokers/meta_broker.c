@@ -97,12 +97,6 @@ static int open_target(int listener, const struct seccomp_notif *req, const stru
     return 0;
 }
 
-static const char *proc_path(int fd, char buf[32])
-{
-    snprintf(buf, 32, "/proc/self/fd/%d", fd);
-    return buf;
-}
-
 /* The times of utime/utimes/futimesat/utimensat as timespecs (NULL: now). */
 static int read_times(pid_t pid, long nr, uint64_t addr, struct timespec ts[2], struct timespec **out)
 {
@@ -209,7 +203,6 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
 {
     const __u64 *a = req->data.args;
     long nr = req->data.nr;
-    char self[32];
     switch (nr) {
 #ifdef SYS_chmod
     case SYS_chmod:
@@ -220,7 +213,7 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
             return -EPERM; /* the filter refuses these already (seccomp_rules.c): never made here */
         if (S_ISLNK(st->st_mode))
             return -EOPNOTSUPP; /* Linux has no mode on a symbolic link */
-        return fchmodat(AT_FDCWD, proc_path(fd, self), mode, 0) == 0 ? 0 : -errno;
+        return fchmodat(AT_FDCWD, fd_path(fd).s, mode, 0) == 0 ? 0 : -errno;
     }
 #ifdef SYS_chown
     case SYS_chown: case SYS_lchown:
@@ -235,7 +228,7 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
     if (is_times(nr)) {
         if (S_ISLNK(st->st_mode))
             return -EOPNOTSUPP; /* not brokered: rare, and fails closed */
-        return utimensat(AT_FDCWD, proc_path(fd, self), in->times, 0) == 0 ? 0 : -errno;
+        return utimensat(AT_FDCWD, fd_path(fd).s, in->times, 0) == 0 ? 0 : -errno;
     }
     /* The extended attributes. */
     bool by_fd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
@@ -243,8 +236,8 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
         return -EPERM; /* user.* attributes exist on files and directories only */
     if (is_setxattr(nr))
         return (by_fd ? fsetxattr(fd, in->name, in->value, in->size, (int)a[4])
-                      : setxattr(proc_path(fd, self), in->name, in->value, in->size, (int)a[4])) == 0 ? 0 : -errno;
-    return (by_fd ? fremovexattr(fd, in->name) : removexattr(proc_path(fd, self), in->name)) == 0 ? 0 : -errno;
+                      : setxattr(fd_path(fd).s, in->name, in->value, in->size, (int)a[4])) == 0 ? 0 : -errno;
+    return (by_fd ? fremovexattr(fd, in->name) : removexattr(fd_path(fd).s, in->name)) == 0 ? 0 : -errno;
 }
 
 /* The name of a brokered call, for the report. */
@@ -302,9 +295,8 @@ static void report_refusal(int report_fd, long nr, int fd, const struct connect_
 {
     if (report_fd < 0)
         return;
-    char link[40], path[MAX_PATH];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, path, sizeof path - 1);
+    char path[MAX_PATH];
+    ssize_t n = readlink(fd_path(fd).s, path, sizeof path - 1);
     path[n > 0 ? n : 0] = '\0';
     struct meta_refusal r = {call_name(nr), n > 0 ? path : NULL,
                              rules->meta_refused ? rules->meta_refused : "not writable in the sandbox"};
