@@ -196,8 +196,10 @@ size_t proxy_connect_request(const char *authority, const char *user, const char
 
 size_t proxy_reply_head_end(const char *buf, size_t len)
 {
-    for (size_t i = 3; i < len; i++)
-        if (buf[i] == '\n' && buf[i - 1] == '\r' && buf[i - 2] == '\n' && buf[i - 3] == '\r')
+    /* CRLF CRLF, or a bare LF for either (RFC 9112, 2.2: a recipient may
+     * take LF alone as a line's end). */
+    for (size_t i = 1; i < len; i++)
+        if (buf[i] == '\n' && (buf[i - 1] == '\n' || (i >= 2 && buf[i - 1] == '\r' && buf[i - 2] == '\n')))
             return i + 1;
     return 0;
 }

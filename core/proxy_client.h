@@ -53,8 +53,8 @@ const char *proxy_upstream_url_parse(const char *text, bool scheme_optional, str
 size_t proxy_connect_request(const char *authority, const char *user, const char *password, char *out,
                              size_t cap);
 
-/* Where a reply's head ends (just past its empty line) in buf[0..len), or 0
- * while it has not ended. */
+/* Where a reply's head ends (just past its empty line, CRLF or bare LF)
+ * in buf[0..len), or 0 while it has not ended. */
 size_t proxy_reply_head_end(const char *buf, size_t len);
 
 /* The status of a reply head that begins "HTTP/1.x NNN", or -1. */

@@ -207,7 +207,7 @@ static int http_handshake(int fd, const struct front_end_url *u, const char *aut
     }
     *early_len = len - head_len;
     memcpy(early, head + head_len, *early_len);
-    head[head_len - 4] = '\0';
+    head[head_len] = '\0';
     if (proxy_reply_status(head, head_len) == 200)
         return 0;
     /* A refusal: its status line, the rule, and the first line of its body. */

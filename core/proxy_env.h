@@ -14,9 +14,13 @@
 #define PROXY_ENV_SOCKS_VARS {"ALL_PROXY", "all_proxy"}
 /* Node's fetch and http read HTTP_PROXY only with this set (Node >= 22.19). */
 #define PROXY_ENV_NODE_VARS {"NODE_USE_ENV_PROXY"}
-/* Set by neither front-end, so a caller's value would point the workload
- * at a proxy the policy never configured: always removed. */
-#define PROXY_ENV_FOREIGN_VARS {"FTP_PROXY", "ftp_proxy"}
+/* Every caller's variable whose name ends in this, in any case, is
+ * removed before the sandbox's own are set: the ones above, and those other
+ * tools read (FTP_PROXY, npm_config_https_proxy, PIP_PROXY,
+ * GLOBAL_AGENT_HTTPS_PROXY, HTTPS_proxy, ...), which would point the
+ * workload at a proxy the policy never configured or carry an upstream
+ * proxy's credentials into the sandbox. */
+#define PROXY_ENV_SUFFIX "_proxy"
 /* An upstream proxy of "environment" (network.outgoingProxy.upstream): the
  * caller's first of these that is set, read before any is removed. */
 #define PROXY_ENV_UPSTREAM_VARS {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}

@@ -76,7 +76,9 @@ const char *egress_front_ends_problem(const struct egress_variant *v, unsigned f
 /* prepare() once the upstream is read into secrets (egress_env_upstream). */
 static enum sandbox_result start_egress(struct sandbox_ctx *ctx, struct egress_secrets *secrets)
 {
-    unsigned fe = egress_env_remove_callers(ctx);
+    unsigned fe;
+    if (egress_env_remove_callers(ctx, &fe) != SANDBOX_OK)
+        return SANDBOX_FAIL;
     if (!fe)
         return SANDBOX_OK;
     if (!(chosen = egress_variant_for(ctx->others_offer)))

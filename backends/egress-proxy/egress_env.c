@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "egress_env.h"
 #include "policy.h"
@@ -16,17 +17,10 @@
 static const char *const http_vars[] = PROXY_ENV_HTTP_VARS;
 static const char *const socks_vars[] = PROXY_ENV_SOCKS_VARS;
 static const char *const node_vars[] = PROXY_ENV_NODE_VARS;
-static const char *const foreign_vars[] = PROXY_ENV_FOREIGN_VARS;
 static const char *const no_proxy_vars[] = PROXY_ENV_NO_PROXY_VARS;
 static const char *const upstream_vars[] = PROXY_ENV_UPSTREAM_VARS;
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static void unset_all(struct sandbox_ctx *ctx, const char *const *names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        sandbox_env_unset(ctx, names[i]);
-}
 
 static int set_all(struct sandbox_ctx *ctx, const char *const *names, size_t n, const char *value)
 {
@@ -124,23 +118,45 @@ enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_c
     return bad ? sandbox_fail(ctx, "out of memory setting the proxy variables") : SANDBOX_OK;
 }
 
+/* NAME=VALUE whose NAME ends in PROXY_ENV_SUFFIX, in any case. */
+static bool is_proxy_variable(const char *entry)
+{
+    size_t suffix = strlen(PROXY_ENV_SUFFIX), n = strcspn(entry, "=");
+    return n >= suffix && strncasecmp(entry + n - suffix, PROXY_ENV_SUFFIX, suffix) == 0;
+}
+
+/* Until none is left; -1 when one could not be removed (out of memory). */
+static int unset_proxy_variables(struct sandbox_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->env_count;) {
+        if (!is_proxy_variable(ctx->env[i])) {
+            i++;
+            continue;
+        }
+        char *name = strndup(ctx->env[i], strcspn(ctx->env[i], "="));
+        if (!name)
+            return -1;
+        size_t before = ctx->env_count;
+        sandbox_env_unset(ctx, name);   /* this entry: ctx->env[i] is the next one now */
+        free(name);
+        if (ctx->env_count == before)
+            return -1;   /* cannot happen (one entry per name); never loop on it */
+    }
+    return 0;
+}
+
 /*
  * backends/egress-proxy/README.md: a proxy variable the caller set but the policy did not configure
  * arrives unset, with or without a proxy.  Returns the front-ends to start.
  */
-unsigned egress_env_remove_callers(struct sandbox_ctx *ctx)
+enum sandbox_result egress_env_remove_callers(struct sandbox_ctx *ctx, unsigned *front_ends)
 {
     const struct policy_network *net = &ctx->policy->network;
-    unsigned fe = net->has_outgoing_proxy ? net->front_ends : 0;
-    unset_all(ctx, foreign_vars, COUNT(foreign_vars));
-    unset_all(ctx, no_proxy_vars, COUNT(no_proxy_vars));
-    if (!(fe & POLICY_FRONT_END_HTTP)) {
-        unset_all(ctx, http_vars, COUNT(http_vars));
-        unset_all(ctx, node_vars, COUNT(node_vars));
-    }
-    if (!(fe & POLICY_FRONT_END_SOCKS5))
-        unset_all(ctx, socks_vars, COUNT(socks_vars));
-    return fe;
+    *front_ends = net->has_outgoing_proxy ? net->front_ends : 0;
+    /* The ones a front-end sets are set again by egress_env_set. */
+    if (unset_proxy_variables(ctx) != 0)
+        return sandbox_fail(ctx, "out of memory removing the caller's proxy variables");
+    return SANDBOX_OK;
 }
 
 

@@ -18,10 +18,11 @@
  * false when there is none; a value that is not a usable proxy is 125. */
 enum sandbox_result egress_env_upstream(struct sandbox_ctx *ctx, struct upstream_proxy *out);
 
-/* Remove every proxy variable the caller set that the policy does not
- * configure (all of them without a proxy).  Returns the front-ends to
- * start (POLICY_FRONT_END_*), 0 for none. */
-unsigned egress_env_remove_callers(struct sandbox_ctx *ctx);
+/* Remove every proxy variable the caller set (PROXY_ENV_SUFFIX: the
+ * front-ends' own are set again by egress_env_set), with or without a
+ * proxy.  *front_ends: the front-ends to start (POLICY_FRONT_END_*), 0 for
+ * none. */
+enum sandbox_result egress_env_remove_callers(struct sandbox_ctx *ctx, unsigned *front_ends);
 
 /* The workload's variables for front-ends `fe` on 127.0.0.1 at these ports,
  * carrying the secret. */

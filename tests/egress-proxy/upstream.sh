@@ -173,8 +173,10 @@ canary_silent "the hostile upstreams"
 ENVPOL=$(upol '"environment"')
 : >"$ULOG"
 usbx "$ENVPOL" 'curl -sS -x "$HTTP_PROXY" http://web.test/; curl -sS -x "$HTTP_PROXY" http://direct.test/
-    curl -sS -i -x "$HTTP_PROXY" http://inner.test/ | head -1; echo "HTTPS_PROXY=$HTTPS_PROXY NO_PROXY=$NO_PROXY"' \
-    "HTTPS_PROXY=http://agent:$PASSWORD_URL@10.7.7.7:3128" "NO_PROXY=localhost, .direct.test,inner.test"
+    curl -sS -i -x "$HTTP_PROXY" http://inner.test/ | head -1; echo "HTTPS_PROXY=$HTTPS_PROXY NO_PROXY=$NO_PROXY"; env' \
+    "HTTPS_PROXY=http://agent:$PASSWORD_URL@10.7.7.7:3128" "NO_PROXY=localhost, .direct.test,inner.test" \
+    "npm_config_https_proxy=http://agent:$PASSWORD_URL@10.7.7.7:3128" "HTTPS_proxy=http://agent:$PASSWORD_URL@10.7.7.7:3128" \
+    "GLOBAL_AGENT_HTTPS_PROXY=http://agent:$PASSWORD_URL@10.7.7.7:3128"
 expect_out '^hello from 1\.1\.1\.1:80$' "environment: web.test through the caller's HTTPS_PROXY"
 if grep -q '^CONNECT web.test:80 auth=ok' "$ULOG" && ! grep -q 'direct.test\|inner.test' "$ULOG"; then
     ok "environment: NO_PROXY's names never reach the upstream"
@@ -185,6 +187,7 @@ expect_out '^HTTP/1\.[01] 403' "environment: inner.test (NO_PROXY, 10.9.9.9) dir
 expect_out 'HTTPS_PROXY=http://sandbox:[0-9a-f]+@127\.0\.0\.1:3128 NO_PROXY=localhost' \
     "environment: the workload's HTTPS_PROXY and NO_PROXY are the sandbox's own"
 canary_silent "environment"
+expect_out_lacks "$PASSWORD_URL|agent:" "environment: no other *_proxy variable carries the credentials in (npm's, global-agent's, HTTPS_proxy)"
 usbx "$ENVPOL" 'curl -sS -x "$HTTP_PROXY" http://web.test/' "HTTPS_PROXY=socks5://10.7.7.7:1080"
 expect_rc 125 "environment: a SOCKS HTTPS_PROXY"
 expect_err "caller's HTTPS_PROXY is a SOCKS proxy, which is not supported as an upstream" "... says why"

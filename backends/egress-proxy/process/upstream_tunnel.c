@@ -4,8 +4,12 @@
  * decided the request by name as always; here it connects to the proxy,
  * asks it for host:port with CONNECT (plain HTTP requests too) and its
  * credentials, and hands the tunnel to the front-end and the relay once the
- * proxy answers 2xx.  The workload sees neither the proxy's address nor its
- * credentials: the CONNECT is written here and its answer read here.
+ * proxy answers 2xx.  The workload never sees the credentials: the CONNECT
+ * is written here and its answer read here (a refusal's body names the
+ * proxy's address and quotes its status line, nothing more).  Bytes after
+ * a 2xx are the tunnel's, unread: an "upstream" that echoes would show the
+ * CONNECT, which only a caller pointing at something that is no proxy
+ * risks.
  */
 #include "config.h"
 
@@ -96,7 +100,7 @@ static void read_answer(struct egress_loop *loop, struct conn *c)
         tunnel_fail(loop, c, FAILURE_UPSTREAM_FAILED, 0, what);
         return;
     }
-    size_t from = have >= 3 ? have - 3 : 0;   /* the empty line may straddle two reads */
+    size_t from = have >= 2 ? have - 2 : 0;   /* the empty line may straddle two reads */
     size_t end = proxy_reply_head_end(c->tunnel + from, have + (size_t)r - from);
     size_t take = end ? end + from - have : (size_t)r;
     ssize_t got = recv(c->up.fd, c->tunnel + have, take, 0);
