@@ -16,6 +16,8 @@ core_libpolicy_a_SOURCES += core/event_report.h core/event_report.c
 core_libpolicy_a_SOURCES += core/proxy_client.h core/proxy_client.c
 # Overwriting secrets (sandbox_wipe's one copy).
 core_libpolicy_a_SOURCES += core/wipe.h core/wipe.c
+# The one growable array of strings (the policy's lists, the backends').
+core_libpolicy_a_SOURCES += core/string_array.h core/string_array.c
 core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 # The backend ABI signature (core/backend.h, "The ABI"): a checksum of the

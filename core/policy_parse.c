@@ -18,6 +18,7 @@
 #include "json_text.h"
 #include "policy.h"
 #include "proxy_client.h"
+#include "string_array.h"
 #include "wipe.h"
 
 /* Enough to show everything a human will fix in one go, bounded so a
@@ -274,14 +275,6 @@ static void parse_string_list(struct parse *p, const cJSON *obj, const char *key
         add_error(p, where, "must be an array of strings, not %s", json_type_name(arr));
         return;
     }
-    size_t n = (size_t)cJSON_GetArraySize(arr);
-    if (n == 0)
-        return;
-    out->items = calloc(n, sizeof *out->items);
-    if (!out->items) {
-        p->oom = true;
-        return;
-    }
     size_t i = 0;
     for (const cJSON *v = arr->child; v; v = v->next, i++) {
         char item[288];
@@ -295,12 +288,10 @@ static void parse_string_list(struct parse *p, const cJSON *obj, const char *key
             add_error(p, item, "%s", why);
             continue;
         }
-        char *copy = strdup(v->valuestring);
-        if (!copy) {
+        if (string_array_push(&out->items, &out->count, v->valuestring) != 0) {
             p->oom = true;
             return;
         }
-        out->items[out->count++] = copy;
     }
 }
 
@@ -657,9 +648,7 @@ struct policy *policy_parse(const char *text, size_t len, struct policy_errors *
 
 static void string_list_free(struct string_list *l)
 {
-    for (size_t i = 0; i < l->count; i++)
-        free(l->items[i]);
-    free(l->items);
+    string_array_free(&l->items, &l->count);
 }
 
 void policy_free(struct policy *policy)

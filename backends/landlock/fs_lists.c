@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "landlock.h"
+#include "string_array.h"
 
 /* Copy the items of `from` to list[*n...]. */
 static void append_all(const char **list, size_t *n, const struct string_list *from)
@@ -37,8 +38,8 @@ static void append_all(const char **list, size_t *n, const struct string_list *f
 
 struct mounts {
     const struct fs_lists *l;
-    char **found;
-    size_t count, cap;
+    char **found;     /* a string_array (core/string_array.h) */
+    size_t count;
     /* Per writable root: the longest mount point at or above it so far,
      * and whether that mount is one to exclude (the innermost mount holding
      * the root: /dev/shm is a tmpfs, though /dev is a devtmpfs). */
@@ -48,18 +49,7 @@ struct mounts {
 
 static int add_found(struct mounts *ms, const char *path)
 {
-    if (ms->count == ms->cap) {
-        size_t cap = ms->cap ? ms->cap * 2 : 16;
-        char **grown = realloc(ms->found, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        ms->found = grown;
-        ms->cap = cap;
-    }
-    if (!(ms->found[ms->count] = strdup(path)))
-        return -1;
-    ms->count++;
-    return 0;
+    return string_array_push(&ms->found, &ms->count, path);
 }
 
 /* A kernel-interface or device mount at or beneath a writable root; and,
@@ -107,9 +97,7 @@ int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *er
     free(ms.inner_len);
     free(ms.inner_excluded);
     if (rc != 0) {
-        for (size_t i = 0; i < ms.count; i++)
-            free(ms.found[i]);
-        free(ms.found);
+        string_array_free(&ms.found, &ms.count);
         fs_lists_free(out);
         if (!err[0])
             snprintf(err, errlen, "out of memory reading the mount table");

@@ -10,9 +10,8 @@
 #include <stddef.h>
 
 struct sbpl_pathset {
-    char **items;
+    char **items;   /* a string_array (core/string_array.h) */
     size_t count;
-    size_t cap;
 };
 
 /* Add a copy of `path` unless already present.  Returns 0, or -1 (ENOMEM). */
