@@ -44,8 +44,11 @@
  * sandbox_fail(); the core prints it as one line and exits 125.  A backend
  * that has already split may also print and _exit(125) itself in a child.
  *
- * Every hook is required; a backend with nothing to do in a phase uses
- * sandbox_hook_noop.
+ * Every hook is required, explain() below included: the core refuses a
+ * descriptor that lacks one when it adds it to the set (backend_set_add(),
+ * at start-up or module load, naming the hook), before any hook of any
+ * backend runs.  A backend with nothing to do in a phase uses
+ * sandbox_hook_noop, one with nothing to explain sandbox_explain_noop.
  *
  * explain(ctx, out) — --explain, instead of the three above: every backend,
  *   in ascending `order`, in the supervisor, with ctx filled as for

@@ -31,9 +31,9 @@ struct backend_set {
 };
 
 /*
- * Check `b` (its ABI block first, then a name, only known bits, every hook,
- * unique name and order, at most one default sandbox backend, at most
- * BACKEND_SET_MAX) and insert it in order.  `origin` names where it came from for messages
+ * Check `b` (its ABI block first, then a name, only known bits, all four
+ * hooks (explain included), unique name and order, at most one default
+ * sandbox backend, at most BACKEND_SET_MAX) and insert it in order.  `origin` names where it came from for messages
  * (a module path, or "built-in"); `requested`: the caller named it.
  * Returns 0, or -1 with the reason in err.
  */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Developer builds: backends are modules the core dlopen()s and walks in
 # `order`; a module built against another ABI, one with bits the core does
-# not know, one missing a hook, a second module with a taken name or order,
-# a second default sandbox backend are refused with 125 naming the module,
-# before any hook of any module runs.
+# not know, one missing any of the four hooks, a second module with a taken
+# name or order, a second default sandbox backend are refused with 125
+# naming the module, before any hook of any module runs.
 . "$HAS_SRCDIR/tests/lib.sh"
 
 MODS="$HAS_BUILDDIR/tests/core/backends/.libs"
@@ -59,6 +59,21 @@ refused "two default sandbox backends" \
     "$MODS/recorder_needy.so" "$MODS/recorder_second_default.so"
 refused "module without a harden hook" "recorder_no_harden.so \(no-harden\): the harden hook is missing" \
     "$MODS/recorder_no_harden.so"
+refused "module without a prepare hook" "recorder_no_prepare.so \(no-prepare\): the prepare hook is missing" \
+    "$MODS/recorder_no_prepare.so"
+# explain is required like the three others (README's recipe once left it
+# out): refused when the module loads, naming the hook and the way out,
+# also beside a well-formed module, and --help says so instead of a list.
+refused "module without an explain hook" \
+    "recorder_no_explain.so \(no-explain\): the explain hook is missing; use sandbox_explain_noop" \
+    "$MODS/recorder_no_explain.so"
+refused "module without an explain hook, loaded after a good one" \
+    "recorder_no_explain.so \(no-explain\): the explain hook is missing" \
+    "$MODS/recorder_a.so" "$MODS/recorder_no_explain.so"
+run_raw --backend-dir "$EMPTY" --backend-module "$MODS/recorder_no_explain.so" --help
+expect_rc 0 "--help with a module without an explain hook"
+expect_out "cannot list them: backend .*recorder_no_explain.so \(no-explain\): the explain hook is missing" \
+    "--help names the module and the missing hook"
 refused "duplicate name" "recorder_a.so: a backend named 'a' is already loaded" "$MODS/recorder_a.so" "$MODS/recorder_a.so"
 refused "duplicate order" "recorder_same_order.so \(same-order\): order 20 is already taken by 'a'" \
     "$MODS/recorder_a.so" "$MODS/recorder_same_order.so"

@@ -16,11 +16,22 @@ tests_core_test_policy_paths_SOURCES = tests/core/test_policy_paths.c
 tests_core_test_policy_paths_CFLAGS = $(TESTS_CORE_CFLAGS)
 tests_core_test_policy_paths_LDADD = $(TESTS_CORE_LDADD)
 UNIT_TESTS += tests/core/test_policy_paths
+# The descriptor checks both loaders run (core/backend_set.c): every hook,
+# explain included, at start-up as at module load.
+check_PROGRAMS += tests/core/test_backend_set
+tests_core_test_backend_set_SOURCES = tests/core/test_backend_set.c core/backend_set.c
+tests_core_test_backend_set_CFLAGS = $(TESTS_CORE_CFLAGS)
+tests_core_test_backend_set_LDADD = $(CUNIT_LIBS)
+$(tests_core_test_backend_set_OBJECTS): core/backend_abi.h
+UNIT_TESTS += tests/core/test_backend_set
 
 EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
+# README's backend recipe: the same text as the template, which builds and runs.
+BINARY_TESTS += tests/core/readme-recipe.sh tests/core/template-backend.sh
+EXTRA_DIST += tests/core/readme-recipe.sh tests/core/template-backend.sh
 # --explain against real runs of both Linux backends (generated policies).
 if HOST_LINUX
 BINARY_TESTS += tests/core/explain.sh
@@ -39,7 +50,8 @@ check_LTLIBRARIES += tests/core/backends/recorder_a.la tests/core/backends/recor
 	tests/core/backends/recorder_old_ctx.la tests/core/backends/recorder_second_default.la \
 	tests/core/backends/recorder_unknown_enforces.la tests/core/backends/recorder_unknown_offers.la \
 	tests/core/backends/recorder_unknown_needs.la tests/core/backends/recorder_unknown_needs_one_of.la \
-	tests/core/backends/recorder_viewer.la
+	tests/core/backends/recorder_viewer.la tests/core/backends/recorder_no_explain.la \
+	tests/core/backends/recorder_no_prepare.la
 tests_core_backends_recorder_a_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_a_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"a"' -DRECORDER_ORDER=20
@@ -56,6 +68,14 @@ tests_core_backends_recorder_no_harden_la_SOURCES = tests/core/backends/recorder
 tests_core_backends_recorder_no_harden_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"no-harden"' -DRECORDER_NO_HARDEN
 tests_core_backends_recorder_no_harden_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_no_prepare_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_no_prepare_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"no-prepare"' -DRECORDER_NO_PREPARE
+tests_core_backends_recorder_no_prepare_la_LDFLAGS = $(RECORDER_FLAGS)
+tests_core_backends_recorder_no_explain_la_SOURCES = tests/core/backends/recorder.c
+tests_core_backends_recorder_no_explain_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
+	-DRECORDER_NAME='"no-explain"' -DRECORDER_NO_EXPLAIN
+tests_core_backends_recorder_no_explain_la_LDFLAGS = $(RECORDER_FLAGS)
 tests_core_backends_recorder_same_order_la_SOURCES = tests/core/backends/recorder.c
 tests_core_backends_recorder_same_order_la_CPPFLAGS = $(AM_CPPFLAGS) -DHAS_BACKEND_MODULE \
 	-DRECORDER_NAME='"same-order"' -DRECORDER_ORDER=20

@@ -67,7 +67,10 @@ static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
     return w == n ? SANDBOX_OK : sandbox_fail(ctx, "cannot write %s", file);
 }
 
-static enum sandbox_result recorder_prepare(struct sandbox_ctx *ctx) { return record(ctx, "prepare"); }
+static __attribute__((unused)) enum sandbox_result recorder_prepare(struct sandbox_ctx *ctx)
+{
+    return record(ctx, "prepare");
+}
 static enum sandbox_result recorder_enter(struct sandbox_ctx *ctx) { return record(ctx, "enter"); }
 static __attribute__((unused)) enum sandbox_result recorder_harden(struct sandbox_ctx *ctx)
 {
@@ -101,11 +104,16 @@ SANDBOX_BACKEND_DEFINE(recorder_backend) = {
     .needs = RECORDER_NEEDS,
     .needs_one_of = RECORDER_NEEDS_ONE_OF,
     .enter_needs_view = RECORDER_ENTER_NEEDS_VIEW,
+#ifndef RECORDER_NO_PREPARE
     .prepare = recorder_prepare,
+#endif
     .enter = recorder_enter,
 #ifndef RECORDER_NO_HARDEN
     .harden = recorder_harden,
 #endif
+    /* What README's recipe lacked once (a module of before --explain). */
+#ifndef RECORDER_NO_EXPLAIN
     .explain = sandbox_explain_noop,
+#endif
 };
 #endif
