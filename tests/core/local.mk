@@ -20,6 +20,9 @@ UNIT_TESTS += tests/core/test_policy_paths
 EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
+# The shell scripts stay shellcheck-clean (a skip without shellcheck).
+BINARY_TESTS += tests/core/shellcheck.sh
+EXTRA_DIST += tests/core/shellcheck.sh
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 # --explain against real runs of both Linux backends (generated policies).
 if HOST_LINUX
