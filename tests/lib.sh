@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/lib.sh — shared helpers for the behaviour tests (sourced by bash).
 #
 # Every behaviour test is a bash script run by `make check` with

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # release/lib/common.sh — shared by the release scripts (sourced by bash).
 #
 # Everything is built under a work directory outside the checkout,
@@ -18,6 +19,7 @@ umask 022
 RELEASE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CHECKOUT=$(cd "$RELEASE_DIR/.." && pwd)
 WORK=${HAS_RELEASE_WORKDIR:-/tmp/has-release}
+# shellcheck disable=SC2034 # read by the release scripts that source this file
 JOBS=${HAS_RELEASE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian source packages of the static dependencies (and musl for aarch64).
 DEB_SOURCES=(libseccomp libcap-ng c-ares cjson cunit musl)
@@ -29,6 +31,7 @@ die() { printf '[release] error: %s\n' "$*" >&2; exit 1; }
 #   ARCH (x86_64|aarch64), NPM_CPU (x64|arm64), TARGET (Rust-style triple,
 #   the vendor/ directory), MUSL_HOST (autoconf --host), GNU_PREFIX (Debian
 #   cross tools), KERNEL_ASM (Debian's asm headers for ARCH).
+# shellcheck disable=SC2034 # set_arch sets these for the release scripts that source this file
 set_arch() {
     case "$1" in
         x86_64 | amd64 | x64)

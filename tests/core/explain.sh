@@ -39,7 +39,7 @@ TRY='for op in "$@"; do k=${op%%:*}; p=${op#*:}
 agree() {
     local backend=$1 policy=$2; shift 2
     local args=() op k
-    for op in "$@"; do k=${op%%:*}; [ "$k" = list ] && k=read; args+=("--$k" "${op#*:}"); done
+    for op in "$@"; do k=${op%%:*}; [ "$k" = list ] && k='read'; args+=("--$k" "${op#*:}"); done
     local said did
     said=$(cd "$T_TMP" && "$SUPERVISOR" --explain=json --sandbox "$backend" --policy "$policy" "${args[@]}" | verdicts) ||
         { fail "$backend: --explain failed for $policy"; return; }
@@ -111,6 +111,7 @@ except OSError: print("refused")' "$s/w/sock" 2>/dev/null)
         said=""
         for at in 0 64 128; do # at most 64 operations a call
             agree landlock "$pol" "${ops[@]:$at:64}"
+            # shellcheck disable=SC2046 # the --write options are split into words on purpose; the paths have no spaces
             said="$said$(cd "$T_TMP" && "$SUPERVISOR" --explain=json --sandbox landlock --policy "$pol" \
                 $(printf -- '--write %s ' "${ops[@]:$at:64}" | sed 's/write://g') | verdicts | cut -f3)"$'\n'
         done

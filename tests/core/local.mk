@@ -28,6 +28,9 @@ UNIT_TESTS += tests/core/test_backend_set
 EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
+# The shell scripts stay shellcheck-clean (a skip without shellcheck).
+BINARY_TESTS += tests/core/shellcheck.sh
+EXTRA_DIST += tests/core/shellcheck.sh
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 # README's backend recipe: the same text as the template, which builds and runs.
 BINARY_TESTS += tests/core/readme-recipe.sh tests/core/template-backend.sh

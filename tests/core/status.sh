@@ -39,7 +39,7 @@ check_policy "full_access" "$(policy full_access true true)"
 
 # A sandboxed policy only where this build can enforce one.
 SANDBOXED=$(policy workspace_write false false)
-cd "$T_TMP"
+cd "$T_TMP" || exit 1
 run_sup "$SANDBOXED" -- /bin/true
 if [ "$RC" = 125 ] && printf '%s' "$ERR" | grep -q "no enforcement backend"; then
     echo "# no platform backend in this build: sandboxed status reproduction not checked"

@@ -6,6 +6,7 @@
 # allowedInternalHosts lets a listed name resolve to 10.x, never to the
 # metadata address or loopback.  linux-ns and landlock (whose egress
 # process is on the host's loopback).
+# shellcheck disable=SC2034 # read by netlab.sh, sourced next
 LAB_ADDRS="1.1.1.1 10.9.9.9 169.254.169.254"
 . "$(dirname "$0")/netlab.sh"
 . "$HAS_SRCDIR/tests/lib.sh"

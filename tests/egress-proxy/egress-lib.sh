@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/egress-proxy/egress-lib.sh — helpers for the egress-proxy behaviour
 # tests (sourced after tests/lib.sh).
 #
@@ -6,6 +7,7 @@
 
 PY=/usr/bin/python3
 EG_DIR="$HAS_SRCDIR/tests/egress-proxy"
+# shellcheck disable=SC2034 # read by the test scripts that source this file
 CLIENTS="$EG_DIR/clients.py"
 ORIGIN_PID=
 
@@ -39,7 +41,9 @@ if [ "${EGRESS_TEST_PORTABLE:-0}" = 1 ]; then
         { echo "egress_harness_portable is missing from the build"; exit 1; }
     RUNNER=portable
     HARNESS="$HAS_BUILDDIR/tests/egress-proxy/egress_harness_portable"
+    # shellcheck disable=SC2034 # read by the test scripts that source this file
     HTTP_PORT_RE='[0-9]+'
+    # shellcheck disable=SC2034 # read by the test scripts that source this file
     SOCKS_PORT_RE='[0-9]+'
     echo "# NOTE: the portable (macOS) egress path under egress_harness_portable: host loopback, poll, copy relay"
 elif [ "${EGRESS_TEST_HARNESS:-0}" = 1 ] && [ -x "$HAS_BUILDDIR/tests/egress-proxy/egress_harness" ]; then
@@ -59,6 +63,7 @@ else
 fi
 
 # sbx POLICY TARGET...: run TARGET in the sandbox; sets RC, OUT, ERR.
+# shellcheck disable=SC2034 # sbx sets RC, OUT, ERR for the calling test script
 sbx() {
     local pol=$1
     shift
@@ -73,6 +78,7 @@ sbx() {
 }
 
 # sbx_bg OUTFILE POLICY TARGET...: the same, in the background; sets SUP.
+# shellcheck disable=SC2034 # sbx_bg sets SUP for the calling test script
 sbx_bg() {
     local out=$1 pol=$2
     shift 2
@@ -99,6 +105,7 @@ egress_pid_of() {
     done
 }
 
+# shellcheck disable=SC2034 # start_origin sets the ports for the calling test script
 start_origin() {
     "$PY" "$EG_DIR/origin.py" "$T_TMP/origin.port" &
     ORIGIN_PID=$!

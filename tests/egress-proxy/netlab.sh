@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/egress-proxy/netlab.sh — the network lab of the proxy's suites,
 # sourced first thing by a test script (before tests/lib.sh).
 #

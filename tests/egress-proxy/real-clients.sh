@@ -417,6 +417,7 @@ if have_tool "$SSHD" openssh-server && have_tool ssh openssh-client && have_tool
     SSH_USER=$(id -un)
     # Root's sshd needs its privilege-separation directory (Debian's service
     # unit creates it at start; a container may not have it).
+    # shellcheck disable=SC2174 # /run exists; the mode is meant for /run/sshd only
     is_root && [ ! -d /run/sshd ] && mkdir -p -m 755 /run/sshd
     for _try in 1 2 3; do
         SSH_PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -7,6 +7,7 @@
 # The lab (netlab.sh): a network namespace of the test's own, "public"
 # addresses on lo for the origins, and a DNS server of its own that names
 # them, so the egress process resolves the real names exactly as on a host.
+# shellcheck disable=SC2034 # read by netlab.sh, sourced next
 LAB_ADDRS="1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6 10.9.9.9"
 . "$(dirname "$0")/netlab.sh"
 . "$HAS_SRCDIR/tests/lib.sh"
@@ -186,6 +187,7 @@ if have_tool "$SSHD" openssh-server && have_tool ssh openssh-client && have_tool
     cp "$SD/client_key.pub" "$SD/authorized_keys"
     chmod 600 "$SD/host_key" "$SD/client_key"
     SSH_USER=$(id -un)
+    # shellcheck disable=SC2174 # /run exists; the mode is meant for /run/sshd only
     is_root && [ ! -d /run/sshd ] && mkdir -p -m 755 /run/sshd
     sshd_config_for "$SD" 1.1.1.2 22 "$SSH_USER" >"$SD/sshd_config"
     "$SSHD" -D -e -f "$SD/sshd_config" 2>"$SD/log" &

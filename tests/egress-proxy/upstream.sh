@@ -11,6 +11,7 @@
 # connection, and 1.1.1.1 in the upstream's own table: an answer from
 # 1.1.1.1 came through the upstream, a line in the canary's log went
 # around it.  far.test is known to the upstream only.
+# shellcheck disable=SC2034 # read by netlab.sh, sourced next
 LAB_ADDRS="1.1.1.1 1.1.1.9 10.7.7.7 10.9.9.9"
 . "$(dirname "$0")/netlab.sh"
 . "$HAS_SRCDIR/tests/lib.sh"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/landlock/lib-landlock.sh — helpers shared by the landlock tests
 # (sourced after tests/lib.sh).
 #
@@ -13,6 +14,7 @@
 # LL_HOST picks one (default: blocked).
 
 NO_USERNS="$HAS_BUILDDIR/tests/landlock/helpers/no_userns"
+# shellcheck disable=SC2034 # read by the test scripts that source this file
 ATTACK="$HAS_BUILDDIR/tests/linux-ns/helpers/ns_attack"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -30,6 +32,7 @@ ll_require() {
     local abi
     abi=$("$PY" -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))' 2>/dev/null)
     [ "${abi:-0}" -gt 0 ] 2>/dev/null || abi=0
+    # shellcheck disable=SC2034 # read by the test scripts that source this file (tests/landlock/network.sh)
     LL_ABI=$abi
     # Read by atk.py in the sandbox (the workload gets the caller's environment).
     LL_SIGNAL_SCOPE=0
@@ -74,6 +77,7 @@ on_blocked_host() {
 
 # ll_run POLICY [ARGS...] -- TARGET...: run_sup with --sandbox landlock on
 # the blocked host; sets RC, OUT, ERR.
+# shellcheck disable=SC2034 # ll_run sets RC, OUT, ERR for the calling test script
 ll_run() {
     local pol=$1
     shift

@@ -145,10 +145,10 @@ case " $backends " in *" landlock "*)
     if kernel_at_least 5 14 && [ -n "$mnt" ] && { [ -w "$mnt${own%/}/cgroup.procs" ] || [ -w "$mnt$(dirname "$own")/cgroup.procs" ]; }; then
         "$SUPERVISOR" --sandbox landlock --policy "$(lim '{}')" -- setsid "$PY" -c 'import time; time.sleep(300)' "$marker" 2>/dev/null &
         sup=$!
-        for i in $(seq 50); do pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null && break; sleep 0.1; done
+        for _ in $(seq 50); do pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null && break; sleep 0.1; done
         pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null && ok "landlock: the orphan in a new session runs" || fail "landlock: no orphan started"
         kill -9 "$sup"; wait "$sup" 2>/dev/null
-        for i in $(seq 50); do pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null || break; sleep 0.1; done
+        for _ in $(seq 50); do pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null || break; sleep 0.1; done
         pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null && fail "landlock: the orphan survived SIGKILL of the supervisor" ||
             ok "landlock: the group's kill switch ended the orphan after SIGKILL of the supervisor"
         pkill -9 -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" 2>/dev/null

@@ -74,7 +74,7 @@ levels() {
     cd "$DWS" || return
     run_sup "$DP" -- sh -c 'mv r1 r1.x; mv r1/r2 r1/r2.x; mv r1/r2/r3/decoy r1/r2/r3/secret; mv w1/w2/w3 w1/w2/w3.x
         mv -T w1/decoy w1/w2; rmdir w1/w2/w3/wd w1/w2/w3 r1/r2; echo done'
-    expect_out done "$tag: mv and rmdir of the levels attempted"
+    expect_out 'done' "$tag: mv and rmdir of the levels attempted"
     expect_same_tree "$DWS" "$DTREE" "$tag: after mv and rmdir of the levels"
     run_sup "$DP" -- sh -c 'cat r1/r2/r3/secret; echo bad > w1/w2/w3/wd/f; echo new > r1/r2/new; echo new > w1/w2/w3/new'
     expect_out_lacks SECRET "$tag: the 3-deep read denial still hides the file"
@@ -110,7 +110,7 @@ links() {
     P=$(policy workspace_write false false "\"deniedReadPaths\":[\"$ws/config/.env\"]")
     cd "$ws" || return
     run_sup "$P" -- sh -c "ln config/.env leak; ln /proc/self/root$ws/config/.env leak2; cat leak leak2; echo done"
-    expect_out done "$tag: links: ln of the denied file attempted"
+    expect_out 'done' "$tag: links: ln of the denied file attempted"
     expect_out_lacks SECRET "$tag: links: no secret through a link made inside"
     expect_absent "$ws/leak" "$tag: links: no link made"
     expect_absent "$ws/leak2" "$tag: links: no link made through /proc/self/root"

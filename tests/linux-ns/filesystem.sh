@@ -73,7 +73,7 @@ suite() {
         -- sh -c "cat secret.txt; cat sdir/key; ls sdir; cat /proc/self/root$ws/sdir/key; cat /proc/self/root$ws/secret.txt; echo x > secret.txt; echo done"
     expect_rc 0 "$tag: deniedReadPaths (a missing one is skipped)"
     expect_out_lacks SECRET "$tag: denied file and directory unreadable"
-    expect_out done "$tag: the workload ran"
+    expect_out 'done' "$tag: the workload ran"
     expect_content "$ws/secret.txt" SECRET-FILE "$tag: masked file not overwritten"
 
     run_sup "$(policy workspace_write false false '"deniedReadPaths":["/proc/cpuinfo","/etc/hostname"]')" \

@@ -1,8 +1,11 @@
+# shellcheck shell=bash
 # tests/linux-ns/lib-ns.sh — helpers shared by the linux-ns tests (sourced
 # after tests/lib.sh).
 
+# shellcheck disable=SC2034 # read by the test scripts that source this file
 ATTACK="$HAS_BUILDDIR/tests/linux-ns/helpers/ns_attack"
 NS_SELF=$(readlink -f "$0") # the test script, wherever it cd's later
+# shellcheck disable=SC2034 # read by the test scripts that source this file
 NS_PY="$HAS_SRCDIR/tests/linux-ns"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3

@@ -17,8 +17,8 @@ expect_out '^Seccomp:[[:space:]]+2$' "seccomp filter active"
 # The caller's own ids inside (a root caller stays 0): tools that refuse
 # to run as root (initdb, Chromium) work, and 0 is not mapped for anyone else.
 me=$(id -u) grp=$(id -g)
-expect_out "^Uid:[[:space:]]+$me[[:space:]]+$me[[:space:]]+$me[[:space:]]+$me\$" "the caller's uid inside (every uid field)"
-expect_out "^Gid:[[:space:]]+$grp[[:space:]]+$grp[[:space:]]+$grp[[:space:]]+$grp\$" "the caller's gid inside (every gid field)"
+expect_out "^Uid:[[:space:]]+${me}[[:space:]]+${me}[[:space:]]+${me}[[:space:]]+$me\$" "the caller's uid inside (every uid field)"
+expect_out "^Gid:[[:space:]]+${grp}[[:space:]]+${grp}[[:space:]]+${grp}[[:space:]]+$grp\$" "the caller's gid inside (every gid field)"
 run_sup "$P" -- sh -c 'id -u; id -g'
 if [ "$OUT" = "$me
 $grp" ]; then ok "id -u / id -g inside equal the caller's ($me / $grp)"

@@ -217,7 +217,7 @@ while time.time() < end:
     except OSError: pass' "$race" &
     flipper=$!
     trap 'kill $flipper 2>/dev/null; umount "$race"/*/proc 2>/dev/null; rm -rf "$race"; ns_cleanup' EXIT
-    rl=/proc/sys/kernel/printk_ratelimit wrote= refused=0 n=$(launches 60 20)
+    rl=/proc/sys/kernel/printk_ratelimit wrote='' refused=0 n=$(launches 60 20)
     for _ in $(seq "$n"); do
         run_sup "$(policy workspace_write false false "\"allowedWritePaths\":[\"$race\"]")" -- sh -c \
             "for d in root moved; do v=\$(cat $race/\$d$rl 2>/dev/null) && (echo \$v > $race/\$d$rl) 2>/dev/null && echo wrote \$d; done; true"

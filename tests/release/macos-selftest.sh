@@ -22,7 +22,7 @@ run_st env HAS_SELFTEST_ANY_OS=1 "$ST" --binary /nonexistent/supervisor
 expect_rc 2 "--binary that is not an executable"
 
 # The whole flow against the real binary of this build.
-cd "$T_TMP"
+cd "$T_TMP" || exit 1
 run_st env HAS_SELFTEST_ANY_OS=1 "$ST" --binary "$SUPERVISOR" --report "$T_TMP/report.md"
 expect_rc 0 "the flow against this build's binary"
 expect_out '^[1-9][0-9]* passed, 0 failed$' "it ends with N passed, 0 failed"

@@ -21,7 +21,7 @@ mkdir -p "$WS/$HOSTILE"
 denials="\"deniedReadPaths\":[\"$SECRET\"],\"deniedWritePaths\":[\"$WS/.git\",\"$WS/gen/out\",\"$WS/a\\\")(allow default)(deny file-read* (literal \\\"\"]"
 POL=$(policy workspace_write false false "$denials")
 
-in_ws() { cd "$WS" && run_sup "$@"; cd - >/dev/null; }
+in_ws() { cd "$WS" && run_sup "$@"; cd - >/dev/null || return; }
 
 in_ws "$POL" -- /bin/sh -c 'echo hi >new && cat new'
 expect_rc 0 "write in the workspace"
@@ -113,6 +113,7 @@ chain_ders() {
     done
 }
 probe=$T_TMP/trust_probe
+# shellcheck disable=SC2046 # one argument per certificate file on purpose; the names have no spaces
 if /usr/bin/nc -z -G 2 "$TLS_HOST" 443 2>/dev/null &&
     /usr/bin/cc -o "$probe" "$HAS_SRCDIR/tests/seatbelt/trust_probe.c" -framework Security \
         -framework CoreFoundation 2>"$T_TMP/cc.err" && chain_ders &&
@@ -134,7 +135,7 @@ else
 fi
 
 # Profiles do not nest: refused with a clear message, unless full_access.
-cd "$WS"
+cd "$WS" || exit 1
 /usr/bin/sandbox-exec -p '(version 1)(allow default)' "$SUPERVISOR" --policy "$POL" -- /usr/bin/true \
     >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
 RC=$? ERR=$(cat "$T_TMP/err")
@@ -145,6 +146,6 @@ expect_one_line_error "inside an existing sandbox"
     --policy "$(policy full_access true true)" -- /usr/bin/true >/dev/null 2>&1 </dev/null
 RC=$?
 expect_rc 0 "full_access inside an existing sandbox"
-cd - >/dev/null
+cd - >/dev/null || exit 1
 
 finish

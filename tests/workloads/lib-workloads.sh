@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/workloads/lib-workloads.sh — the workload matrix's shared part
 # (sourced after tests/lib.sh): the policy the README recommends to agent
 # authors, a local origin the workload reaches through the proxy, and the
