@@ -159,7 +159,6 @@ enum sandbox_result egress_env_remove_callers(struct sandbox_ctx *ctx, unsigned 
     return SANDBOX_OK;
 }
 
-
 /* The first of `names` the caller set to a non-empty value, or NULL. */
 static const char *first_set(const struct sandbox_ctx *ctx, const char *const *names, size_t n, const char **which)
 {
@@ -173,17 +172,25 @@ static const char *first_set(const struct sandbox_ctx *ctx, const char *const *n
     return NULL;
 }
 
+/* An upstream's URL (from `source`) into *out: NULL, or why it is not one. */
+static const char *upstream_from_text(struct upstream_proxy *out, const char *text, bool scheme_optional,
+                                      const char *source)
+{
+    struct proxy_url url;
+    const char *why = proxy_upstream_url_parse(text, scheme_optional, &url);
+    if (!why)
+        upstream_proxy_init(out, &url, source);
+    sandbox_wipe(&url, sizeof url);
+    return why;
+}
+
 static enum sandbox_result upstream_from_environment(struct sandbox_ctx *ctx, struct upstream_proxy *out)
 {
     const char *var = NULL, *no_var = NULL;
     const char *value = first_set(ctx, upstream_vars, COUNT(upstream_vars), &var);
     if (!value)
         return SANDBOX_OK;   /* no proxy in the caller's environment: direct, as its own tools would go */
-    struct proxy_url url;
-    const char *why = proxy_upstream_url_parse(value, true, &url);
-    if (!why)
-        upstream_proxy_init(out, &url, var);
-    sandbox_wipe(&url, sizeof url);
+    const char *why = upstream_from_text(out, value, true, var);
     if (why)
         return sandbox_fail(ctx, "network.outgoingProxy.upstream is \"environment\", and the caller's %s %s", var,
                             why);
@@ -202,11 +209,7 @@ enum sandbox_result egress_env_upstream(struct sandbox_ctx *ctx, struct upstream
         return upstream_from_environment(ctx, out);
     if (!net->upstream_url)
         return SANDBOX_OK;
-    struct proxy_url url;
-    const char *why = proxy_upstream_url_parse(net->upstream_url, false, &url);
-    if (!why)
-        upstream_proxy_init(out, &url, "network.outgoingProxy.upstream");
-    sandbox_wipe(&url, sizeof url);
+    const char *why = upstream_from_text(out, net->upstream_url, false, "network.outgoingProxy.upstream");
     /* The parser checked the same grammar: only a bug gets here. */
     return why ? sandbox_fail(ctx, "network.outgoingProxy.upstream %s", why) : SANDBOX_OK;
 }

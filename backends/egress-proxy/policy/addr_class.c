@@ -141,15 +141,20 @@ static const struct range v6_ranges[] = {
     {{0xff}, 8, ADDR_MULTICAST},
 };
 
-static bool in_range(const unsigned char *b, const struct range *r)
+bool ip_prefix_match(const unsigned char *b, const unsigned char *prefix, unsigned bits)
 {
-    unsigned full = r->bits / 8, rest = r->bits % 8;
-    if (memcmp(b, r->prefix, full) != 0)
+    unsigned full = bits / 8, rest = bits % 8;
+    if (memcmp(b, prefix, full) != 0)
         return false;
     if (rest == 0)
         return true;
     unsigned char mask = (unsigned char)(0xff << (8 - rest));
-    return (b[full] & mask) == (r->prefix[full] & mask);
+    return (b[full] & mask) == (prefix[full] & mask);
+}
+
+static bool in_range(const unsigned char *b, const struct range *r)
+{
+    return ip_prefix_match(b, r->prefix, r->bits);
 }
 
 enum addr_class addr_classify(const struct ip_addr *addr)

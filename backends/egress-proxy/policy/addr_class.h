@@ -54,6 +54,9 @@ const char *addr_class_name(enum addr_class cls);
 
 bool ip_equal(const struct ip_addr *a, const struct ip_addr *b);
 
+/* Do the first `bits` bits of the addresses' bytes b and prefix agree? */
+bool ip_prefix_match(const unsigned char *b, const unsigned char *prefix, unsigned bits);
+
 /* Canonical text (inet_ntop), no brackets.  Returns 0 or -1. */
 int ip_format(const struct ip_addr *addr, char *buf, size_t len);
 

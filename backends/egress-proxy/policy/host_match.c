@@ -96,6 +96,13 @@ void host_rule_compile(const char *entry, size_t host_len, unsigned port, struct
     out->kind = suffix ? RULE_SUFFIX : RULE_EXACT;
 }
 
+bool host_name_beneath(const char *name, const char *suffix)
+{
+    size_t nl = strlen(name), sl = strlen(suffix);
+    /* "example.com" has "a.example.com" beneath it, not itself nor "badexample.com". */
+    return nl > sl + 1 && name[nl - sl - 1] == '.' && strcmp(name + nl - sl, suffix) == 0;
+}
+
 static bool rule_names(const struct host_rule *rule, const struct dest_host *host)
 {
     switch (rule->kind) {
@@ -103,13 +110,8 @@ static bool rule_names(const struct host_rule *rule, const struct dest_host *hos
         return host->is_literal && ip_equal(&rule->literal, &host->literal);
     case RULE_EXACT:
         return !host->is_literal && strcmp(rule->text, host->name) == 0;
-    case RULE_SUFFIX: {
-        if (host->is_literal)
-            return false;
-        size_t hl = strlen(host->name), sl = strlen(rule->text);
-        /* "*.example.com" covers "a.example.com", not "example.com" nor "badexample.com". */
-        return hl > sl + 1 && host->name[hl - sl - 1] == '.' && strcmp(host->name + hl - sl, rule->text) == 0;
-    }
+    case RULE_SUFFIX:
+        return !host->is_literal && host_name_beneath(host->name, rule->text);
     default:
         return false;
     }

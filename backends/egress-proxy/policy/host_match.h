@@ -54,6 +54,10 @@ void host_rule_compile(const char *entry, size_t host_len, unsigned port, struct
 const struct host_rule *host_rules_match(const struct host_rule *rules, size_t count,
                                          const struct dest_host *host, unsigned port);
 
+/* Is `name` a subdomain of `suffix` (both normalised names)?  Not `suffix`
+ * itself: "*.example.com" rules and NO_PROXY entries share this. */
+bool host_name_beneath(const char *name, const char *suffix);
+
 /* The first rule that names `host`, on whatever port, or NULL. */
 const struct host_rule *host_rules_name(const struct host_rule *rules, size_t count,
                                         const struct dest_host *host);

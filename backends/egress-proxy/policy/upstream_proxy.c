@@ -19,19 +19,6 @@ void upstream_proxy_init(struct upstream_proxy *up, const struct proxy_url *url,
     snprintf(up->source, sizeof up->source, "%s", source);
 }
 
-/* Does a match the first `bits` bits of b? */
-static bool prefix_match(const struct ip_addr *a, const struct ip_addr *b, unsigned bits)
-{
-    if (a->family != b->family)
-        return false;
-    size_t whole = bits / 8;
-    if (memcmp(a->b, b->b, whole) != 0)
-        return false;
-    unsigned rest = bits % 8;
-    unsigned char mask = (unsigned char)(0xff << (8 - rest));
-    return rest == 0 || ((a->b[whole] ^ b->b[whole]) & mask) == 0;
-}
-
 /* "a.b.c.d/n" or "v6/n"; false when `text` is not one. */
 static bool parse_cidr(const char *text, size_t len, struct no_proxy_entry *e)
 {
@@ -114,21 +101,16 @@ const char *upstream_no_proxy_parse(struct upstream_proxy *up, const char *list)
     return NULL;
 }
 
-/* host is name or one of its subdomains. */
-static bool name_covers(const char *name, const char *host)
-{
-    size_t n = strlen(name), h = strlen(host);
-    return h == n ? strcmp(host, name) == 0 : h > n && host[h - n - 1] == '.' && strcmp(host + h - n, name) == 0;
-}
-
 const char *upstream_bypass(const struct upstream_proxy *up, const struct dest_host *host)
 {
     if (up->all_direct)
         return "*";
     for (size_t i = 0; i < up->no_proxy_count; i++) {
         const struct no_proxy_entry *e = &up->no_proxy[i];
-        bool hit = e->kind == NO_PROXY_ADDRESS ? host->is_literal && prefix_match(&host->literal, &e->addr, e->prefix)
-                                               : !host->is_literal && name_covers(e->name, host->name);
+        bool hit = e->kind == NO_PROXY_ADDRESS
+                       ? host->is_literal && host->literal.family == e->addr.family &&
+                             ip_prefix_match(host->literal.b, e->addr.b, e->prefix)
+                       : !host->is_literal && (strcmp(host->name, e->name) == 0 || host_name_beneath(host->name, e->name));
         if (hit)
             return e->text;
     }
