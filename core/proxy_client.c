@@ -214,7 +214,8 @@ int proxy_reply_status(const char *head, size_t len)
             return -1;
         status = status * 10 + head[i] - '0';
     }
-    if (status < 100 || (len > 12 && head[12] != ' ' && head[12] != '\r'))
+    /* A bare LF may end the line too, as it may end the head. */
+    if (status < 100 || (len > 12 && head[12] != ' ' && head[12] != '\r' && head[12] != '\n'))
         return -1;
     return status;
 }

@@ -116,6 +116,8 @@ static void test_reply_head(void)
     CU_ASSERT_EQUAL(proxy_reply_head_end(crcr, strlen(crcr)), 0);
     CU_ASSERT_EQUAL(proxy_reply_status(ok, strlen(ok)), 200);
     CU_ASSERT_EQUAL(proxy_reply_status("HTTP/1.0 407\r\n", 14), 407);
+    CU_ASSERT_EQUAL(proxy_reply_status("HTTP/1.1 200\n\n", 14), 200);
+    CU_ASSERT_EQUAL(proxy_reply_status("HTTP/1.1 200x\n\n", 15), -1);
     CU_ASSERT_EQUAL(proxy_reply_status("HTTP/1.1 2000 x\r\n", 17), -1);
     CU_ASSERT_EQUAL(proxy_reply_status("HTTP/1.1 20", 11), -1);
     CU_ASSERT_EQUAL(proxy_reply_status("HTTP/2.0 200 x\r\n", 16), -1);
