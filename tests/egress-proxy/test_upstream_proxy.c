@@ -89,6 +89,7 @@ static void test_connect_request(void)
     CU_ASSERT_PTR_NULL(proxy_upstream_url_parse("http://build:s3cret@10.7.7.7:3128", false, &u));
     upstream_proxy_init(&up, &u, "network.outgoingProxy.upstream");
     CU_ASSERT_STRING_EQUAL(up.shown, "http://10.7.7.7:3128");
+    CU_ASSERT_TRUE(up.host_is_literal);   /* parsed once, not per request */
     struct dest_host h;
     CU_ASSERT_EQUAL(dest_host_parse("[2001:db8::1]", 13, &h), HOST_OK);
     size_t n = upstream_connect_head(&up, &h, 443, out, sizeof out);
@@ -99,6 +100,7 @@ static void test_connect_request(void)
     CU_ASSERT_EQUAL(dest_host_parse("Web.Test", 8, &h), HOST_OK);
     CU_ASSERT_PTR_NULL(proxy_upstream_url_parse("http://p:1", false, &u));
     upstream_proxy_init(&up, &u, "x");
+    CU_ASSERT_FALSE(up.host_is_literal);
     upstream_connect_head(&up, &h, 80, out, sizeof out);
     CU_ASSERT_STRING_EQUAL(out, "CONNECT web.test:80 HTTP/1.1\r\nHost: web.test:80\r\n\r\n");
     CU_ASSERT_EQUAL(upstream_connect_head(&up, &h, 80, out, 20), 0);   /* does not fit: nothing */

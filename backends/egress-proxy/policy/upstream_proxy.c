@@ -17,6 +17,7 @@ void upstream_proxy_init(struct upstream_proxy *up, const struct proxy_url *url,
     snprintf(up->shown, sizeof up->shown, url->host_is_ipv6 ? "http://[%s]:%u" : "http://%s:%u", url->host,
              (unsigned)url->port);
     snprintf(up->source, sizeof up->source, "%s", source);
+    up->host_is_literal = ip_literal_parse(url->host, strlen(url->host), &up->literal) == 0;
 }
 
 /* "a.b.c.d/n" or "v6/n"; false when `text` is not one. */

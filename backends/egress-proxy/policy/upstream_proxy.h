@@ -27,6 +27,8 @@ struct no_proxy_entry {
 struct upstream_proxy {
     bool set;                           /* false: every destination is reached directly */
     struct proxy_url url;               /* where, and the credentials (secret) */
+    bool host_is_literal;               /* url.host is an IP literal: `literal`, no lookup */
+    struct ip_addr literal;
     char shown[PROXY_URL_PART_MAX + 16];/* "http://host:port": what messages show, never the credentials */
     char source[40];                    /* "network.outgoingProxy.upstream", or the variable it came from */
     bool all_direct;                    /* NO_PROXY holds "*" */

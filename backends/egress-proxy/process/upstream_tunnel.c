@@ -28,15 +28,13 @@ bool tunnel_route(struct egress_loop *loop, struct conn *c)
     if (!loop->upstream.set || upstream_bypass(&loop->upstream, &c->dest.host))
         return false;
     c->via_upstream = true;
-    struct ip_addr literal;
-    const char *host = loop->upstream.url.host;
-    if (ip_literal_parse(host, strlen(host), &literal) == 0) {
-        c->addrs[0] = literal;
+    if (loop->upstream.host_is_literal) {
+        c->addrs[0] = loop->upstream.literal;
         c->naddrs = 1;
         c->next_addr = 0;
         upstream_connect_next(loop, c);
     } else {
-        conn_resolve(loop, c, host);
+        conn_resolve(loop, c, loop->upstream.url.host);
     }
     return true;
 }
