@@ -30,7 +30,8 @@ trap up_cleanup EXIT
 
 lab_names "1.1.1.9 web.test banner.test blocked.test
 1.1.1.1 direct.test
-10.9.9.9 inner.test"
+10.9.9.9 inner.test
+10.7.7.7 proxy.corp"
 # started SCRIPT READY ARGS...: a lab server, once it says it is ready.
 started() {
     local ready=$2
@@ -96,6 +97,17 @@ if grep -v '^CONNECT' "$ULOG" | grep -q .; then fail "the upstream was sent some
 else ok "only CONNECTs reached the upstream"; fi
 if grep -q '"event":"egress-' "$REPORT"; then fail "allowed requests through the upstream were reported: $(cat "$REPORT")"
 else ok "nothing reported for them"; fi
+
+# --- an upstream named by the lab's DNS, and one no DNS knows --------------
+: >"$REPORT"
+usbx "$(upol "\"http://agent:$PASSWORD_URL@proxy.corp:3128\"" '"http"')" 'curl -sS -x "$HTTP_PROXY" http://web.test/'
+expect_out '^hello from 1\.1\.1\.1:80$' "an upstream by name (proxy.corp, the lab's DNS): reached, and through it the origin"
+usbx "$(upol '"http://gone.corp:3128"' '"http"')" 'curl -sS -i -x "$HTTP_PROXY" http://web.test/'
+expect_out "cannot resolve the upstream proxy's host 'gone\.corp'" "an upstream name that does not resolve: said so"
+if grep -F '"cause":"upstream-failed"' "$REPORT" | grep -qF '"upstream":"http://gone.corp:3128"'; then
+    ok "... and reported as upstream-failed, naming the upstream"
+else fail "the unresolvable upstream in the report: $(cat "$REPORT")"; fi
+canary_silent "the upstream by name"
 
 # --- the workload never finds the upstream's credentials -----------------
 # shellcheck disable=SC2016 # expanded in the sandbox
