@@ -152,6 +152,10 @@ case " $backends " in *" landlock "*)
         pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" >/dev/null && fail "landlock: the orphan survived SIGKILL of the supervisor" ||
             ok "landlock: the group's kill switch ended the orphan after SIGKILL of the supervisor"
         pkill -9 -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker" 2>/dev/null
+        # The keeper removes the group once the kernel says it is empty
+        # (cgroup.events populated 0), which comes after the last process
+        # has left /proc: wait for it, a bounded while.
+        for _ in $(seq 50); do [ -z "$(find "$mnt" -maxdepth 3 -name "has-$sup-*" 2>/dev/null)" ] && break; sleep 0.1; done
         [ -z "$(find "$mnt" -maxdepth 3 -name "has-$sup-*" 2>/dev/null)" ] && ok "landlock: the group was removed" ||
             fail "landlock: the group has-$sup-* is left"
         # A group the workload could write is no group: with the cgroup
