@@ -121,8 +121,8 @@
 #define SANDBOX_ABI_MAGIC 0x48415301ul
 
 struct sandbox_abi {
-    unsigned long magic;        /* SANDBOX_ABI_MAGIC */
-    unsigned long signature;    /* SANDBOX_ABI_SIGNATURE at build time */
+    unsigned long magic;     /* SANDBOX_ABI_MAGIC */
+    unsigned long signature; /* SANDBOX_ABI_SIGNATURE at build time */
     /* Also compared, and printed when they differ: */
     unsigned long ctx_size;     /* sizeof(struct sandbox_ctx) */
     unsigned long policy_size;  /* sizeof(struct policy) */
@@ -187,7 +187,7 @@ enum sandbox_result {
 
 /* What the process that stays outside waits for (see enter()). */
 struct sandbox_monitor {
-    pid_t pid;       /* the child to forward signals to and to reap */
+    pid_t pid; /* the child to forward signals to and to reap */
     /*
      * -1, or a descriptor from which the child side writes, in one write
      * before it exits, two native `int`s: the workload's real wait status,
@@ -213,8 +213,8 @@ struct sandbox_monitor {
 
 struct sandbox_ctx {
     const struct policy *policy;
-    char *const *argv;          /* target argv, NULL-terminated, argv[0] as given */
-    const char *cwd;            /* absolute working directory at launch */
+    char *const *argv; /* target argv, NULL-terminated, argv[0] as given */
+    const char *cwd;   /* absolute working directory at launch */
 
     /*
      * The workload's environment: captured before the supervisor scrubbed its
@@ -263,7 +263,7 @@ struct sandbox_ctx {
 
     /* One private slot per backend, indexed by its position in the walk. */
     void *backend_state[SANDBOX_MAX_BACKENDS];
-    size_t current;             /* position of the backend whose hook runs */
+    size_t current; /* position of the backend whose hook runs */
 
     char error[SANDBOX_ERROR_MAX]; /* set by sandbox_fail() */
 };
@@ -272,15 +272,15 @@ typedef enum sandbox_result (*sandbox_hook)(struct sandbox_ctx *ctx);
 
 /* --explain: an operation the caller asks about (README "Explain mode"). */
 enum sandbox_query_kind {
-    SANDBOX_QUERY_READ,     /* open `path` for reading (a directory: list it) */
-    SANDBOX_QUERY_WRITE,    /* create or write `path` */
-    SANDBOX_QUERY_CONNECT,  /* a TCP connection to host:port */
-    SANDBOX_QUERY_UNIX,     /* connect() to the Unix socket at `path` */
+    SANDBOX_QUERY_READ,    /* open `path` for reading (a directory: list it) */
+    SANDBOX_QUERY_WRITE,   /* create or write `path` */
+    SANDBOX_QUERY_CONNECT, /* a TCP connection to host:port */
+    SANDBOX_QUERY_UNIX,    /* connect() to the Unix socket at `path` */
 };
 
 struct sandbox_query {
     enum sandbox_query_kind kind;
-    const char *given;      /* as the caller wrote it */
+    const char *given; /* as the caller wrote it */
     /* READ, WRITE, UNIX: absolute, in policy.h's normal form, the symbolic
      * links of its existing part resolved (what the kernel would reach). */
     const char *path;
@@ -291,7 +291,7 @@ struct sandbox_query {
 };
 
 enum sandbox_verdict {
-    SANDBOX_VERDICT_NONE,       /* no backend of the set decides it */
+    SANDBOX_VERDICT_NONE, /* no backend of the set decides it */
     SANDBOX_VERDICT_ALLOWED,
     SANDBOX_VERDICT_REFUSED,
 };
@@ -301,22 +301,22 @@ enum sandbox_verdict {
 struct sandbox_explain {
     const struct sandbox_query *queries;
     size_t query_count;
-    void *core;             /* the core's collection */
+    void *core; /* the core's collection */
 };
 
 typedef enum sandbox_result (*sandbox_explain_hook)(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 struct sandbox_backend {
-    struct sandbox_abi abi;     /* SANDBOX_BACKEND_ABI; first, always */
-    const char *name;           /* unique, e.g. "linux-ns" */
+    struct sandbox_abi abi; /* SANDBOX_BACKEND_ABI; first, always */
+    const char *name;       /* unique, e.g. "linux-ns" */
     /* Boundary backends: one line for --help, or NULL. */
     const char *summary;
-    int order;                  /* ascending; ties refused */
-    unsigned enforces;          /* enum sandbox_enforcement bits */
-    unsigned offers;            /* enum sandbox_offer bits (see "How backends compose") */
+    int order;         /* ascending; ties refused */
+    unsigned enforces; /* enum sandbox_enforcement bits */
+    unsigned offers;   /* enum sandbox_offer bits (see "How backends compose") */
     unsigned needs;
     unsigned needs_one_of;
-    bool on_request;            /* a boundary backend used only when named (--sandbox) */
+    bool on_request; /* a boundary backend used only when named (--sandbox) */
     /* Its enter(), when it has work, runs in the workload and needs the
      * sandbox that earlier backends build finished: their file system view,
      * and the capabilities their harden() drops (see enter() above). */
@@ -328,9 +328,11 @@ struct sandbox_backend {
 };
 
 /* This build's ABI block, for `.abi` in a descriptor. */
-#define SANDBOX_BACKEND_ABI { \
-    SANDBOX_ABI_MAGIC, SANDBOX_ABI_SIGNATURE, sizeof(struct sandbox_ctx), \
-    sizeof(struct policy), sizeof(struct sandbox_backend) }
+#define SANDBOX_BACKEND_ABI                                                                          \
+    {                                                                                                \
+        SANDBOX_ABI_MAGIC, SANDBOX_ABI_SIGNATURE, sizeof(struct sandbox_ctx), sizeof(struct policy), \
+            sizeof(struct sandbox_backend)                                                           \
+    }
 
 /* Record a one-line failure (printf-style) and return SANDBOX_FAIL.  A
  * message longer than SANDBOX_ERROR_MAX ends in "...(truncated)". */
@@ -401,8 +403,7 @@ void forwarded_signals_block(sigset_t *old);
  */
 #ifdef HAS_BACKEND_MODULE
 #define SANDBOX_BACKEND_DEFINE(ident) \
-    __attribute__((visibility("default"))) \
-    const struct sandbox_backend sandbox_backend_descriptor
+    __attribute__((visibility("default"))) const struct sandbox_backend sandbox_backend_descriptor
 #else
 #define SANDBOX_BACKEND_DEFINE(ident) const struct sandbox_backend ident
 #endif

@@ -29,8 +29,8 @@ static int load_module(struct backend_set *set, const char *path, bool requested
     }
     const struct sandbox_backend *b = dlsym(handle, SANDBOX_BACKEND_SYMBOL);
     if (!b) {
-        snprintf(err, errlen, "backend %s: no '%s' symbol: not a supervisor backend module",
-                 path, SANDBOX_BACKEND_SYMBOL);
+        snprintf(err, errlen, "backend %s: no '%s' symbol: not a supervisor backend module", path,
+                 SANDBOX_BACKEND_SYMBOL);
         dlclose(handle);
         return -1;
     }
@@ -86,8 +86,7 @@ static int load_directory(struct backend_set *set, const char *dir, char *err, s
     return rc;
 }
 
-int backends_load(struct backend_set *set, const struct cli_options *opts,
-                  char *err, size_t errlen)
+int backends_load(struct backend_set *set, const struct cli_options *opts, char *err, size_t errlen)
 {
     const char *dir = opts->backend_dir ? opts->backend_dir : HAS_BACKEND_MODULE_DIR;
     if (load_directory(set, dir, err, errlen) != 0)

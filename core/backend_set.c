@@ -14,16 +14,21 @@ static int check_abi(const struct sandbox_abi *m, const char *origin, char *err,
 {
     const struct sandbox_abi core = SANDBOX_BACKEND_ABI;
     if (m->magic != core.magic) {
-        snprintf(err, errlen, "backend %s: no backend ABI block (magic %#lx, this supervisor's is %#lx): "
-                 "built against an older backend.h; rebuild the module", origin, m->magic, core.magic);
+        snprintf(err, errlen,
+                 "backend %s: no backend ABI block (magic %#lx, this supervisor's is %#lx): "
+                 "built against an older backend.h; rebuild the module",
+                 origin, m->magic, core.magic);
         return -1;
     }
     if (m->signature != core.signature || m->ctx_size != core.ctx_size ||
         m->policy_size != core.policy_size || m->backend_size != core.backend_size) {
-        snprintf(err, errlen, "backend %s: built for backend ABI signature %lu (ctx %lu, policy %lu, "
-                 "descriptor %lu bytes), this supervisor has %lu (ctx %lu, policy %lu, descriptor %lu bytes); "
-                 "rebuild the module", origin, m->signature, m->ctx_size, m->policy_size, m->backend_size,
-                 core.signature, core.ctx_size, core.policy_size, core.backend_size);
+        snprintf(
+            err, errlen,
+            "backend %s: built for backend ABI signature %lu (ctx %lu, policy %lu, "
+            "descriptor %lu bytes), this supervisor has %lu (ctx %lu, policy %lu, descriptor %lu bytes); "
+            "rebuild the module",
+            origin, m->signature, m->ctx_size, m->policy_size, m->backend_size, core.signature, core.ctx_size,
+            core.policy_size, core.backend_size);
         return -1;
     }
     return 0;
@@ -32,16 +37,19 @@ static int check_abi(const struct sandbox_abi *m, const char *origin, char *err,
 /* Every bit a descriptor sets is one this core knows. */
 static int check_bits(const struct sandbox_backend *b, const char *origin, char *err, size_t errlen)
 {
-    const struct { const char *field; unsigned bits, known; } f[] = {
-        { "enforces", b->enforces, SANDBOX_ENFORCES_ALL },
-        { "offers", b->offers, SANDBOX_OFFERS_ALL },
-        { "needs", b->needs, SANDBOX_OFFERS_ALL },
-        { "needs_one_of", b->needs_one_of, SANDBOX_OFFERS_ALL },
+    const struct {
+        const char *field;
+        unsigned bits, known;
+    } f[] = {
+        {"enforces", b->enforces, SANDBOX_ENFORCES_ALL},
+        {"offers", b->offers, SANDBOX_OFFERS_ALL},
+        {"needs", b->needs, SANDBOX_OFFERS_ALL},
+        {"needs_one_of", b->needs_one_of, SANDBOX_OFFERS_ALL},
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i].bits & ~f[i].known) {
-            snprintf(err, errlen, "backend %s (%s): unknown %s bits %#x (this supervisor knows %#x)",
-                     origin, b->name, f[i].field, f[i].bits & ~f[i].known, f[i].known);
+            snprintf(err, errlen, "backend %s (%s): unknown %s bits %#x (this supervisor knows %#x)", origin,
+                     b->name, f[i].field, f[i].bits & ~f[i].known, f[i].known);
             return -1;
         }
     return 0;
@@ -69,13 +77,20 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, co
     if (check_bits(b, origin, err, errlen) != 0)
         return -1;
     if (!b->prepare || !b->enter || !b->harden) {
-        snprintf(err, errlen, "backend %s (%s): the %s hook is missing; use sandbox_hook_noop for a phase with nothing to do",
-                 origin, b->name, !b->prepare ? "prepare" : !b->enter ? "enter" : "harden");
+        snprintf(
+            err, errlen,
+            "backend %s (%s): the %s hook is missing; use sandbox_hook_noop for a phase with nothing to do",
+            origin, b->name,
+            !b->prepare ? "prepare"
+            : !b->enter ? "enter"
+                        : "harden");
         return -1;
     }
     if (!b->explain) {
-        snprintf(err, errlen, "backend %s (%s): the explain hook is missing; use sandbox_explain_noop if it has "
-                 "nothing to say", origin, b->name);
+        snprintf(err, errlen,
+                 "backend %s (%s): the explain hook is missing; use sandbox_explain_noop if it has "
+                 "nothing to say",
+                 origin, b->name);
         return -1;
     }
     if (set->count == BACKEND_SET_MAX) {
@@ -90,13 +105,15 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, co
             return -1;
         }
         if (o->order == b->order) {
-            snprintf(err, errlen, "backend %s (%s): order %d is already taken by '%s'",
-                     origin, b->name, b->order, o->name);
+            snprintf(err, errlen, "backend %s (%s): order %d is already taken by '%s'", origin, b->name,
+                     b->order, o->name);
             return -1;
         }
         if (is_default_boundary(o) && is_default_boundary(b)) {
-            snprintf(err, errlen, "backend %s (%s): a second default sandbox backend ('%s' is one); "
-                     "mark all but one on_request", origin, b->name, o->name);
+            snprintf(err, errlen,
+                     "backend %s (%s): a second default sandbox backend ('%s' is one); "
+                     "mark all but one on_request",
+                     origin, b->name, o->name);
             return -1;
         }
         if (o->order > b->order && at == set->count)
@@ -160,8 +177,8 @@ int backend_set_select(struct backend_set *set, const char *name, char *err, siz
     size_t kept = 0;
     for (size_t i = 0; i < set->count; i++) {
         const struct sandbox_backend *b = set->items[i];
-        bool keep = !is_boundary(b) ||
-                    (name ? strcmp(b->name, name) == 0 : !b->on_request || set->requested[i]);
+        bool keep =
+            !is_boundary(b) || (name ? strcmp(b->name, name) == 0 : !b->on_request || set->requested[i]);
         if (keep) {
             set->requested[kept] = set->requested[i];
             set->items[kept++] = b;
@@ -228,9 +245,10 @@ int backend_set_check_needs(const struct backend_set *set, unsigned required, ch
         else
             continue;
         boundary_names(set, have, sizeof have);
-        snprintf(err, errlen, "%s needs %s, which no other backend of this set (sandbox: %s) offers; "
-                 "this policy cannot be enforced with this combination", b->name, what,
-                 have[0] ? have : "none");
+        snprintf(err, errlen,
+                 "%s needs %s, which no other backend of this set (sandbox: %s) offers; "
+                 "this policy cannot be enforced with this combination",
+                 b->name, what, have[0] ? have : "none");
         return -1;
     }
     return 0;

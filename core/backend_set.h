@@ -42,8 +42,7 @@ int backend_set_add(struct backend_set *set, const struct sandbox_backend *b, co
 
 /* Load the build's backends (and, in developer builds, what the options
  * name).  Returns 0, or -1 with the reason in err. */
-int backends_load(struct backend_set *set, const struct cli_options *opts,
-                  char *err, size_t errlen);
+int backends_load(struct backend_set *set, const struct cli_options *opts, char *err, size_t errlen);
 
 /*
  * Keep the boundary backend the caller named (`name`; NULL: the default

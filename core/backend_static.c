@@ -16,12 +16,10 @@ HAS_BACKEND_REGISTRY(DECLARE)
 
 #define ENTRY(ident) &ident,
 static const struct sandbox_backend *const static_backends[] = {
-    HAS_BACKEND_REGISTRY(ENTRY)
-    NULL,
+    HAS_BACKEND_REGISTRY(ENTRY) NULL,
 };
 
-int backends_load(struct backend_set *set, const struct cli_options *opts,
-                  char *err, size_t errlen)
+int backends_load(struct backend_set *set, const struct cli_options *opts, char *err, size_t errlen)
 {
     (void)opts;
     for (size_t i = 0; static_backends[i]; i++)

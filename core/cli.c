@@ -40,7 +40,8 @@ static int parse_fd(const char *text, int *fd)
 static int parse_connect(int argc, char **argv, struct cli_options *out, char *err, size_t errlen)
 {
     if (argc != 4)
-        return fail(err, errlen, "--connect takes exactly HOST PORT and nothing else "
+        return fail(err, errlen,
+                    "--connect takes exactly HOST PORT and nothing else "
                     "(as an ssh ProxyCommand: --connect %%h %%p)");
     out->connect_host = argv[2];
     out->connect_port = argv[3];
@@ -64,15 +65,15 @@ typedef int option_handler(struct cli_options *out, const struct option_spec *op
 struct option_spec {
     const char *name;
     enum option_value takes;
-    option_handler *handle;          /* value: NULL unless given */
-    const char *missing;             /* VALUE_REQUIRED: the error after the name */
-    enum cli_action action;          /* for take_action */
-    enum cli_transport transport;    /* for take_policy */
-    enum sandbox_query_kind query;   /* for take_query */
+    option_handler *handle;        /* value: NULL unless given */
+    const char *missing;           /* VALUE_REQUIRED: the error after the name */
+    enum cli_action action;        /* for take_action */
+    enum cli_transport transport;  /* for take_policy */
+    enum sandbox_query_kind query; /* for take_query */
 };
 
-static int take_action(struct cli_options *out, const struct option_spec *opt, const char *value,
-                       char *err, size_t errlen)
+static int take_action(struct cli_options *out, const struct option_spec *opt, const char *value, char *err,
+                       size_t errlen)
 {
     (void)value;
     (void)err;
@@ -81,14 +82,14 @@ static int take_action(struct cli_options *out, const struct option_spec *opt, c
     return OPTION_STOP;
 }
 
-static int take_sandbox(struct cli_options *out, const struct option_spec *opt, const char *value,
-                        char *err, size_t errlen)
+static int take_sandbox(struct cli_options *out, const struct option_spec *opt, const char *value, char *err,
+                        size_t errlen)
 {
     if (!*value || *value == '-')
         return fail(err, errlen, "%s %s", opt->name, opt->missing);
     if (out->sandbox_name)
-        return fail(err, errlen, "--sandbox %s, then %s: one sandbox backend at a time",
-                    out->sandbox_name, value);
+        return fail(err, errlen, "--sandbox %s, then %s: one sandbox backend at a time", out->sandbox_name,
+                    value);
     out->sandbox_name = value;
     return OPTION_NEXT;
 }
@@ -102,8 +103,10 @@ static int take_report_fd(struct cli_options *out, const struct option_spec *opt
     if (parse_fd(value, &out->report_fd) != 0)
         return fail(err, errlen, "--refusal-report: '%s' is not a descriptor number", value);
     if (out->report_fd <= 2)
-        return fail(err, errlen, "--refusal-report: descriptor %d is stdin, stdout or stderr; "
-                    "pass a descriptor 3 or above", out->report_fd);
+        return fail(err, errlen,
+                    "--refusal-report: descriptor %d is stdin, stdout or stderr; "
+                    "pass a descriptor 3 or above",
+                    out->report_fd);
     return OPTION_NEXT;
 }
 
@@ -116,8 +119,8 @@ static int take_late_connect(struct cli_options *out, const struct option_spec *
     return fail(err, errlen, "--connect comes first and alone: " HAS_PROGRAM_NAME " --connect HOST PORT");
 }
 
-static int take_policy(struct cli_options *out, const struct option_spec *opt, const char *value,
-                       char *err, size_t errlen)
+static int take_policy(struct cli_options *out, const struct option_spec *opt, const char *value, char *err,
+                       size_t errlen)
 {
     if (out->transport != CLI_POLICY_NONE)
         return fail(err, errlen, "give exactly one of --policy, --policy-fd and --policy-file");
@@ -126,8 +129,10 @@ static int take_policy(struct cli_options *out, const struct option_spec *opt, c
         if (parse_fd(value, &out->policy_fd) != 0)
             return fail(err, errlen, "--policy-fd: '%s' is not a descriptor number", value);
         if (out->policy_fd <= 2)
-            return fail(err, errlen, "--policy-fd: descriptor %d is stdin, stdout or stderr; "
-                        "pass the policy on descriptor 3 or above", out->policy_fd);
+            return fail(err, errlen,
+                        "--policy-fd: descriptor %d is stdin, stdout or stderr; "
+                        "pass the policy on descriptor 3 or above",
+                        out->policy_fd);
         return OPTION_NEXT;
     }
     if (opt->transport == CLI_POLICY_FILE && *value == '\0')
@@ -137,11 +142,16 @@ static int take_policy(struct cli_options *out, const struct option_spec *opt, c
 }
 
 /* --explain[=FORMAT]. */
-static int take_explain(struct cli_options *out, const struct option_spec *opt, const char *value,
-                        char *err, size_t errlen)
+static int take_explain(struct cli_options *out, const struct option_spec *opt, const char *value, char *err,
+                        size_t errlen)
 {
-    static const struct { const char *name; enum cli_explain_format format; } formats[] = {
-        {"text", CLI_EXPLAIN_TEXT}, {"json", CLI_EXPLAIN_JSON}, {"brief", CLI_EXPLAIN_BRIEF},
+    static const struct {
+        const char *name;
+        enum cli_explain_format format;
+    } formats[] = {
+        {"text", CLI_EXPLAIN_TEXT},
+        {"json", CLI_EXPLAIN_JSON},
+        {"brief", CLI_EXPLAIN_BRIEF},
     };
     (void)opt;
     if (out->action == CLI_EXPLAIN)
@@ -157,12 +167,14 @@ static int take_explain(struct cli_options *out, const struct option_spec *opt, 
 }
 
 /* --read, --write, --connect-to, --unix-socket: questions for --explain. */
-static int take_query(struct cli_options *out, const struct option_spec *opt, const char *value,
-                      char *err, size_t errlen)
+static int take_query(struct cli_options *out, const struct option_spec *opt, const char *value, char *err,
+                      size_t errlen)
 {
     if (out->query_count == CLI_MAX_QUERIES)
-        return fail(err, errlen, "at most %d operations (--read, --write, --connect-to, --unix-socket) "
-                    "at a time", CLI_MAX_QUERIES);
+        return fail(err, errlen,
+                    "at most %d operations (--read, --write, --connect-to, --unix-socket) "
+                    "at a time",
+                    CLI_MAX_QUERIES);
     out->queries[out->query_count++] = (struct cli_query){opt->query, value};
     return OPTION_NEXT;
 }
@@ -297,44 +309,44 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
 
 void cli_print_help(const char *sandboxes)
 {
-    fputs(
-        "Usage: " HAS_PROGRAM_NAME " [--sandbox NAME] [--refusal-report N]\n"
-        "                              (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET [ARG...]\n"
-        "       " HAS_PROGRAM_NAME " --explain[=text|json|brief] [--sandbox NAME] (--policy ...)\n"
-        "                              [--read PATH] [--write PATH] [--connect-to HOST:PORT] [--unix-socket PATH]\n"
-        "       " HAS_PROGRAM_NAME " --connect HOST PORT\n"
-        "       " HAS_PROGRAM_NAME " --help | --version\n"
-        "\n"
-        "Runs TARGET inside the operating system's sandbox, built from the JSON policy.\n"
-        "\n"
-        "  --policy JSON        the policy document itself\n"
-        "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
-        "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
-        "  --sandbox NAME       the sandbox backend, one of this build's:\n",
-        stdout);
+    fputs("Usage: " HAS_PROGRAM_NAME " [--sandbox NAME] [--refusal-report N]\n"
+          "                              (--policy JSON | --policy-fd N | --policy-file PATH) -- TARGET "
+          "[ARG...]\n"
+          "       " HAS_PROGRAM_NAME " --explain[=text|json|brief] [--sandbox NAME] (--policy ...)\n"
+          "                              [--read PATH] [--write PATH] [--connect-to HOST:PORT] "
+          "[--unix-socket PATH]\n"
+          "       " HAS_PROGRAM_NAME " --connect HOST PORT\n"
+          "       " HAS_PROGRAM_NAME " --help | --version\n"
+          "\n"
+          "Runs TARGET inside the operating system's sandbox, built from the JSON policy.\n"
+          "\n"
+          "  --policy JSON        the policy document itself\n"
+          "  --policy-fd N        read the policy from descriptor N (3 or above), then close it\n"
+          "  --policy-file PATH   read the policy from PATH before any sandbox setup\n"
+          "  --sandbox NAME       the sandbox backend, one of this build's:\n",
+          stdout);
     fputs(sandboxes, stdout);
-    fputs(
-        "  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
-        "                       to descriptor N (3 or above; never seen by TARGET)\n"
-        "\n"
-        "  --explain[=FORMAT]   run nothing; print what the sandbox will be on this host, whether a\n"
-        "                       launch would start (else exit 125 with its message), and a verdict\n"
-        "                       for each operation below; FORMAT: text (default), json, brief\n"
-        "  --read PATH, --write PATH, --connect-to HOST:PORT, --unix-socket PATH\n"
-        "                       operations to judge, as the sandbox would (repeatable)\n"
-        "\n"
-        "Inside a sandbox with an outgoing proxy:\n"
-        "  --connect HOST PORT  tunnel stdin/stdout to HOST:PORT through the proxy named by\n"
-        "                       HTTP_PROXY or ALL_PROXY (an ssh ProxyCommand: --connect %h %p)\n"
+    fputs("  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
+          "                       to descriptor N (3 or above; never seen by TARGET)\n"
+          "\n"
+          "  --explain[=FORMAT]   run nothing; print what the sandbox will be on this host, whether a\n"
+          "                       launch would start (else exit 125 with its message), and a verdict\n"
+          "                       for each operation below; FORMAT: text (default), json, brief\n"
+          "  --read PATH, --write PATH, --connect-to HOST:PORT, --unix-socket PATH\n"
+          "                       operations to judge, as the sandbox would (repeatable)\n"
+          "\n"
+          "Inside a sandbox with an outgoing proxy:\n"
+          "  --connect HOST PORT  tunnel stdin/stdout to HOST:PORT through the proxy named by\n"
+          "                       HTTP_PROXY or ALL_PROXY (an ssh ProxyCommand: --connect %h %p)\n"
 #ifdef HAS_DYNAMIC_BACKENDS
-        "\n"
-        "Developer build:\n"
-        "  --backend-dir DIR    load backend modules (*.so) from DIR instead of the build tree\n"
-        "  --backend-module F   also load the backend module F (repeatable)\n"
+          "\n"
+          "Developer build:\n"
+          "  --backend-dir DIR    load backend modules (*.so) from DIR instead of the build tree\n"
+          "  --backend-module F   also load the backend module F (repeatable)\n"
 #endif
-        "\n"
-        "A bare TARGET is looked up in the workload's PATH inside the sandbox.\n"
-        "Exit status: the workload's own; 125 when the supervisor fails (the target did not run);\n"
-        "death by signal S is reproduced as death by S.\n",
-        stdout);
+          "\n"
+          "A bare TARGET is looked up in the workload's PATH inside the sandbox.\n"
+          "Exit status: the workload's own; 125 when the supervisor fails (the target did not run);\n"
+          "death by signal S is reproduced as death by S.\n",
+          stdout);
 }

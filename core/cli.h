@@ -20,17 +20,17 @@
 
 enum cli_transport {
     CLI_POLICY_NONE,
-    CLI_POLICY_ARG,   /* --policy JSON */
-    CLI_POLICY_FD,    /* --policy-fd N */
-    CLI_POLICY_FILE,  /* --policy-file PATH */
+    CLI_POLICY_ARG,  /* --policy JSON */
+    CLI_POLICY_FD,   /* --policy-fd N */
+    CLI_POLICY_FILE, /* --policy-file PATH */
 };
 
 enum cli_action {
     CLI_RUN,
     CLI_HELP,
     CLI_VERSION,
-    CLI_CONNECT,      /* --connect HOST PORT: the proxy client (proxy_connect.h) */
-    CLI_EXPLAIN,      /* --explain: runs nothing (explain.h) */
+    CLI_CONNECT, /* --connect HOST PORT: the proxy client (proxy_connect.h) */
+    CLI_EXPLAIN, /* --explain: runs nothing (explain.h) */
 };
 
 enum cli_explain_format { CLI_EXPLAIN_TEXT, CLI_EXPLAIN_JSON, CLI_EXPLAIN_BRIEF };
@@ -48,7 +48,7 @@ struct cli_query {
 struct cli_options {
     enum cli_action action;
     enum cli_transport transport;
-    const char *policy_arg;  /* JSON text or file path, per transport */
+    const char *policy_arg; /* JSON text or file path, per transport */
     int policy_fd;
     char *const *target_argv; /* NULL-terminated, first element non-empty */
     const char *backend_dir;  /* developer builds only */

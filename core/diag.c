@@ -10,8 +10,7 @@
 /* Format into one buffer and write it with one write(2), so a line is never
  * interleaved with the workload's output and nothing depends on stdio state
  * inherited across fork(). */
-__attribute__((format(printf, 1, 0)))
-static void diag_write(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void diag_write(const char *fmt, va_list ap)
 {
     char line[16384]; /* room for the 33 items of a policy error list */
     int prefix = snprintf(line, sizeof line, "%s: ", HAS_PROGRAM_NAME);

@@ -107,7 +107,7 @@ size_t report_format(char *out, size_t cap, const char *event, const char *time,
                      report_fields_fn fields, const void *arg)
 {
     /* Long names leave less room for the sentences, never a cut line. */
-    for (size_t text_max = 400; ; text_max /= 2) {
+    for (size_t text_max = 400;; text_max /= 2) {
         struct report_line l = {.out = out, .cap = cap, .ok = true, .text_max = text_max};
         size_t n = format_with(&l, event, time, dropped, fields, arg);
         if (n || text_max == 0)
@@ -150,7 +150,7 @@ void report_write(int fd, const char *event, report_fields_fn fields, const void
     if (w == (ssize_t)n && n)
         dropped = 0;
     else
-        dropped++;   /* a full pipe (EAGAIN), a gone reader (EPIPE), a short write */
+        dropped++; /* a full pipe (EAGAIN), a gone reader (EPIPE), a short write */
     errno = saved;
 }
 

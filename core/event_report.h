@@ -24,7 +24,7 @@ struct report_line {
     char *out;
     size_t cap;
     size_t at;
-    bool ok;        /* false once something did not fit */
+    bool ok; /* false once something did not fit */
     size_t text_max;
 };
 

@@ -28,7 +28,7 @@ void exec_target(const struct sandbox_ctx *ctx)
      * (the supervisor never puts a shell between the caller and the target)
      * and the search uses the workload's PATH, not the supervisor's. */
     int best = ENOENT;
-    for (const char *dir = path;; ) {
+    for (const char *dir = path;;) {
         const char *end = strchr(dir, ':');
         size_t dlen = end ? (size_t)(end - dir) : strlen(dir);
         char full[PATH_MAX];

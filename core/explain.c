@@ -26,7 +26,7 @@ struct run {
     struct explain_collect c;
     bool launch_ok;
     char launch_error[SANDBOX_ERROR_MAX + 64];
-    const char *tmpdir;   /* the workload's $TMPDIR, or NULL */
+    const char *tmpdir; /* the workload's $TMPDIR, or NULL */
 };
 
 /* The path the kernel would reach: the symbolic links of its longest
@@ -58,11 +58,15 @@ static void parse_queries(struct run *r, const struct cli_options *opts, const c
     static char paths[CLI_MAX_QUERIES][PATH_MAX];
     for (size_t i = 0; i < opts->query_count; i++) {
         enum sandbox_query_kind kind = opts->queries[i].kind;
-        const char *problem = explain_query_parse(kind, opts->queries[i].arg, cwd, &r->queries[i],
-                                                  paths[i], sizeof paths[i]);
+        const char *problem =
+            explain_query_parse(kind, opts->queries[i].arg, cwd, &r->queries[i], paths[i], sizeof paths[i]);
         if (problem)
             diag_fatal("%s (the %zu%s operation): %s", explain_query_option(kind), i + 1,
-                       i == 0 ? "st" : i == 1 ? "nd" : i == 2 ? "rd" : "th", problem);
+                       i == 0   ? "st"
+                       : i == 1 ? "nd"
+                       : i == 2 ? "rd"
+                                : "th",
+                       problem);
         if (kind != SANDBOX_QUERY_CONNECT)
             resolve_existing(paths[i], sizeof paths[i]);
     }
@@ -87,8 +91,8 @@ static void ask_backends(struct run *r, struct sandbox_ctx *ctx)
         const struct sandbox_backend *b = r->set->items[i];
         ctx->current = i;
         ctx->others_offer = backend_set_others_offer(r->set, i);
-        ctx->later_enter_needs_view = backend_set_later_enter_needs_view(
-            r->set, i, policy_required_enforcement(ctx->policy));
+        ctx->later_enter_needs_view =
+            backend_set_later_enter_needs_view(r->set, i, policy_required_enforcement(ctx->policy));
         ctx->error[0] = '\0';
         if (b->explain(ctx, &out) != SANDBOX_OK) {
             r->launch_ok = false;
@@ -181,7 +185,8 @@ static void print_brief(FILE *f, const struct run *r)
             fputc('\n', f);
         }
     fputs("a refusal by the sandbox shows as EROFS, EACCES, EPERM or ECONNREFUSED; it is not a bug of the "
-          "program: do not retry it, work within the rules above\n", f);
+          "program: do not retry it, work within the rules above\n",
+          f);
 }
 
 /* ---- text ----------------------------------------------------------- */
@@ -288,8 +293,8 @@ static void print_json(FILE *f, const struct run *r)
     fputs("}\n", f);
 }
 
-int explain_main(const struct policy *policy, const struct backend_set *backends, const struct cli_options *opts,
-                 char **env, size_t env_count)
+int explain_main(const struct policy *policy, const struct backend_set *backends,
+                 const struct cli_options *opts, char **env, size_t env_count)
 {
     static struct run r;
     static struct sandbox_ctx ctx;

@@ -16,7 +16,7 @@
 /* Explain `policy` under `backends` for `opts` (its queries and format) to
  * stdout.  Returns the exit status: 0 when a launch would go on, else 125
  * after the launch's own message on stderr. */
-int explain_main(const struct policy *policy, const struct backend_set *backends, const struct cli_options *opts,
-                 char **env, size_t env_count);
+int explain_main(const struct policy *policy, const struct backend_set *backends,
+                 const struct cli_options *opts, char **env, size_t env_count);
 
 #endif

@@ -21,7 +21,7 @@ struct explain_item {
 
 struct explain_answer {
     enum sandbox_verdict verdict;
-    const char *backend;   /* the one whose rule decides */
+    const char *backend; /* the one whose rule decides */
     char *rule;
 };
 

@@ -49,13 +49,15 @@ static const char *enforcement_name(unsigned bit)
  * developer build missing a module) can never run the target with less
  * isolation than the policy asked for.
  */
-int launch_check_coverage(const struct policy *policy, const struct backend_set *set, char *err, size_t errlen)
+int launch_check_coverage(const struct policy *policy, const struct backend_set *set, char *err,
+                          size_t errlen)
 {
     unsigned required = policy_required_enforcement(policy);
     unsigned missing = required & ~backend_set_enforces(set);
     if (missing) {
         unsigned bit = missing & -missing;
-        snprintf(err, errlen, "no enforcement backend in this build enforces %s (%zu backend%s loaded); "
+        snprintf(err, errlen,
+                 "no enforcement backend in this build enforces %s (%zu backend%s loaded); "
                  "refusing to run the target without it",
                  enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
         return -1;
@@ -108,7 +110,8 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
 }
 
 void launch_ctx_init(struct sandbox_ctx *ctx, const struct policy *policy, const struct backend_set *backends,
-                     char *const *argv, char *cwd, size_t cwd_size, char **env, size_t env_count, int report_fd)
+                     char *const *argv, char *cwd, size_t cwd_size, char **env, size_t env_count,
+                     int report_fd)
 {
     if (!getcwd(cwd, cwd_size))
         diag_fatal("cannot determine the working directory: %s", strerror(errno));
@@ -123,8 +126,8 @@ void launch_ctx_init(struct sandbox_ctx *ctx, const struct policy *policy, const
     launch_other_boundaries(backends, ctx->alternatives, sizeof ctx->alternatives);
 }
 
-void launch(const struct policy *policy, const struct backend_set *backends,
-            char *const *argv, char **env, size_t env_count, int report_fd)
+void launch(const struct policy *policy, const struct backend_set *backends, char *const *argv, char **env,
+            size_t env_count, int report_fd)
 {
     char err[SANDBOX_ERROR_MAX];
     if (launch_check_coverage(policy, backends, err, sizeof err) != 0)

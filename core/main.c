@@ -26,12 +26,8 @@ static char *read_policy_text(const struct cli_options *opts, size_t *len)
     char err[512];
     char *text = NULL;
     switch (opts->transport) {
-    case CLI_POLICY_FD:
-        text = policy_read_fd(opts->policy_fd, len, err, sizeof err);
-        break;
-    case CLI_POLICY_FILE:
-        text = policy_read_file(opts->policy_arg, len, err, sizeof err);
-        break;
+    case CLI_POLICY_FD: text = policy_read_fd(opts->policy_fd, len, err, sizeof err); break;
+    case CLI_POLICY_FILE: text = policy_read_file(opts->policy_arg, len, err, sizeof err); break;
     default:
         *len = strlen(opts->policy_arg);
         if (*len > POLICY_MAX_BYTES)
@@ -51,7 +47,7 @@ static struct policy *load_policy(const struct cli_options *opts)
     char *text = read_policy_text(opts, &len);
     struct policy_errors errors;
     struct policy *policy = policy_parse(text, len, &errors);
-    sandbox_wipe(text, len);   /* it may hold an upstream proxy's password */
+    sandbox_wipe(text, len); /* it may hold an upstream proxy's password */
     free(text);
     if (!policy) {
         char *joined = policy_errors_join(&errors);

@@ -33,7 +33,7 @@ enum policy_front_end {
 };
 
 struct string_list {
-    char **items;  /* each NUL-terminated, valid UTF-8, no embedded NUL */
+    char **items; /* each NUL-terminated, valid UTF-8, no embedded NUL */
     size_t count;
 };
 

@@ -87,12 +87,18 @@ static void child_path(char *out, size_t outlen, const char *parent, const char 
 
 static const char *json_type_name(const cJSON *v)
 {
-    if (cJSON_IsObject(v)) return "an object";
-    if (cJSON_IsArray(v)) return "an array";
-    if (cJSON_IsString(v)) return "a string";
-    if (cJSON_IsNumber(v)) return "a number";
-    if (cJSON_IsBool(v)) return "a boolean";
-    if (cJSON_IsNull(v)) return "null";
+    if (cJSON_IsObject(v))
+        return "an object";
+    if (cJSON_IsArray(v))
+        return "an array";
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsBool(v))
+        return "a boolean";
+    if (cJSON_IsNull(v))
+        return "null";
     return "an invalid value";
 }
 
@@ -101,8 +107,8 @@ static const char *json_type_name(const cJSON *v)
  * both; another JSON reader would keep the last, so a duplicate could mean
  * different things to the caller and to us).
  */
-static void check_fields(struct parse *p, const cJSON *obj, const char *path,
-                         const char *const *known, size_t nknown)
+static void check_fields(struct parse *p, const cJSON *obj, const char *path, const char *const *known,
+                         size_t nknown)
 {
     /* Room for the largest object's field list (the top level: 8). */
     unsigned seen[16] = {0};
@@ -262,9 +268,8 @@ const char *policy_internal_host_entry_problem(const char *entry)
 typedef const char *(*item_problem_fn)(const char *);
 
 /* An optional array of strings at obj[key]; each item checked by `problem`. */
-static void parse_string_list(struct parse *p, const cJSON *obj, const char *key,
-                              const char *path, struct string_list *out,
-                              item_problem_fn problem)
+static void parse_string_list(struct parse *p, const cJSON *obj, const char *key, const char *path,
+                              struct string_list *out, item_problem_fn problem)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
     char where[256];
@@ -295,8 +300,7 @@ static void parse_string_list(struct parse *p, const cJSON *obj, const char *key
     }
 }
 
-static void parse_path_list(struct parse *p, const cJSON *obj, const char *key,
-                            struct string_list *out)
+static void parse_path_list(struct parse *p, const cJSON *obj, const char *key, struct string_list *out)
 {
     parse_string_list(p, obj, key, "$", out, path_problem);
     for (size_t i = 0; i < out->count; i++)
@@ -414,7 +418,10 @@ static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_netwo
     for (const cJSON *v = fe->child; v; v = v->next, i++) {
         char item[96];
         snprintf(item, sizeof item, "%s[%zu]", fepath, i);
-        static const struct { const char *name; unsigned bit; } names[] = {
+        static const struct {
+            const char *name;
+            unsigned bit;
+        } names[] = {
             {"http", POLICY_FRONT_END_HTTP},
             {"socks5", POLICY_FRONT_END_SOCKS5},
             {"transparent", POLICY_FRONT_END_TRANSPARENT},
@@ -447,8 +454,7 @@ static void parse_network(struct parse *p, const cJSON *root, struct policy_netw
     check_fields(p, obj, "$.network", known, sizeof known / sizeof known[0]);
     net->egress = parse_bool(p, obj, "egress", "$.network");
     net->local_binding = parse_bool(p, obj, "localBinding", "$.network");
-    parse_string_list(p, obj, "allowedHosts", "$.network", &net->allowed_hosts,
-                      policy_host_entry_problem);
+    parse_string_list(p, obj, "allowedHosts", "$.network", &net->allowed_hosts, policy_host_entry_problem);
     parse_string_list(p, obj, "allowedInternalHosts", "$.network", &net->allowed_internal_hosts,
                       policy_internal_host_entry_problem);
     const cJSON *proxy = cJSON_GetObjectItemCaseSensitive(obj, "outgoingProxy");
@@ -519,7 +525,8 @@ static void parse_scratch(struct parse *p, const cJSON *root, struct policy_scra
      * before the cast, which is undefined for a value out of range. */
     if (!(v >= (double)POLICY_SCRATCH_MIN_BYTES && v <= (double)POLICY_SCRATCH_MAX_BYTES) ||
         v != (double)(unsigned long long)v) {
-        add_error(p, "$.scratch.sizeBytes", "must be a whole number of bytes from %llu (1 MiB) to %llu (64 GiB)",
+        add_error(p, "$.scratch.sizeBytes",
+                  "must be a whole number of bytes from %llu (1 MiB) to %llu (64 GiB)",
                   POLICY_SCRATCH_MIN_BYTES, POLICY_SCRATCH_MAX_BYTES);
         return;
     }
@@ -555,8 +562,8 @@ static void check_combinations(struct parse *p, const struct policy *pol)
     }
     if (net->has_outgoing_proxy && !net->egress)
         add_error(p, "$.network.outgoingProxy", "requires \"egress\": true");
-    static const char *const unenforced =
-        "nothing would enforce this list with egress on and no proxy: add network.outgoingProxy, or set egress to false";
+    static const char *const unenforced = "nothing would enforce this list with egress on and no proxy: add "
+                                          "network.outgoingProxy, or set egress to false";
     if (net->egress && net->allowed_hosts.count && !net->has_outgoing_proxy)
         add_error(p, "$.network.allowedHosts", "%s", unenforced);
     if (net->egress && net->allowed_internal_hosts.count && !net->has_outgoing_proxy)
@@ -565,8 +572,9 @@ static void check_combinations(struct parse *p, const struct policy *pol)
 
 static struct policy *parse_document(struct parse *p, const cJSON *root)
 {
-    static const char *const known[] = {"mode", "allowedReadPaths", "deniedReadPaths",
-                                        "allowedWritePaths", "deniedWritePaths", "network", "limits", "scratch"};
+    static const char *const known[] = {
+        "mode",    "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths",
+        "network", "limits",           "scratch"};
     if (!cJSON_IsObject(root)) {
         add_error(p, "$", "the policy must be a JSON object, not %s", json_type_name(root));
         return NULL;

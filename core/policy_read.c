@@ -51,8 +51,8 @@ static char *read_bounded(int fd, const char *what, size_t *len, char *err, size
             break;
         used += (size_t)got;
         if (used > POLICY_MAX_BYTES) {
-            snprintf(err, errlen, "%s: the policy is larger than the limit of %u bytes (1 MiB)",
-                     what, POLICY_MAX_BYTES);
+            snprintf(err, errlen, "%s: the policy is larger than the limit of %u bytes (1 MiB)", what,
+                     POLICY_MAX_BYTES);
             free(buf);
             return NULL;
         }

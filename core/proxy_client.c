@@ -88,7 +88,8 @@ static const char *parse_host_port(const char *hp, size_t len, struct proxy_url 
         size_t host_len = colon ? (size_t)(colon - hp) : len;
         if (host_len == 0)
             return "has no host";
-        if (host_len > 253 || strspn(hp, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") < host_len)
+        if (host_len > 253 ||
+            strspn(hp, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") < host_len)
             return "has a host that is not a name of letters, digits, '.', '_' and '-', an IPv4 address or a "
                    "bracketed IPv6 address";
         if (!colon)
@@ -115,8 +116,13 @@ static const char *parse_userinfo(const char *ui, size_t len, struct proxy_url *
 
 static const char *parse_scheme(const char *text, bool scheme_optional, struct proxy_url *out, size_t *skip)
 {
-    static const struct { const char *name; enum proxy_scheme scheme; } schemes[] = {
-        {"http", PROXY_SCHEME_HTTP}, {"socks5", PROXY_SCHEME_SOCKS5}, {"socks5h", PROXY_SCHEME_SOCKS5H},
+    static const struct {
+        const char *name;
+        enum proxy_scheme scheme;
+    } schemes[] = {
+        {"http", PROXY_SCHEME_HTTP},
+        {"socks5", PROXY_SCHEME_SOCKS5},
+        {"socks5h", PROXY_SCHEME_SOCKS5H},
     };
     const char *sep = strstr(text, "://");
     *skip = 0;
@@ -167,8 +173,8 @@ static void base64_encode(const unsigned char *in, size_t n, char *out)
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     size_t o = 0;
     for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
+        unsigned v =
+            (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
         out[o++] = alphabet[v >> 18 & 63];
         out[o++] = alphabet[v >> 12 & 63];
         out[o++] = i + 1 < n ? alphabet[v >> 6 & 63] : '=';

@@ -20,18 +20,18 @@
 #include <stddef.h>
 
 #define PROXY_URL_TEXT_MAX 2048
-#define PROXY_URL_PART_MAX 256     /* host, user, password: at most 255 bytes each, decoded */
+#define PROXY_URL_PART_MAX 256 /* host, user, password: at most 255 bytes each, decoded */
 
 enum proxy_scheme { PROXY_SCHEME_HTTP, PROXY_SCHEME_SOCKS5, PROXY_SCHEME_SOCKS5H };
 
 struct proxy_url {
     enum proxy_scheme scheme;
-    char host[PROXY_URL_PART_MAX];      /* a name or an IPv4 literal, or an IPv6 literal without brackets */
+    char host[PROXY_URL_PART_MAX]; /* a name or an IPv4 literal, or an IPv6 literal without brackets */
     bool host_is_ipv6;
     unsigned short port;
-    bool has_credentials;               /* a userinfo was given (the password may be empty) */
-    char user[PROXY_URL_PART_MAX];      /* %-decoded */
-    char password[PROXY_URL_PART_MAX];  /* %-decoded */
+    bool has_credentials;              /* a userinfo was given (the password may be empty) */
+    char user[PROXY_URL_PART_MAX];     /* %-decoded */
+    char password[PROXY_URL_PART_MAX]; /* %-decoded */
 };
 
 /*

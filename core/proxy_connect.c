@@ -77,8 +77,8 @@ static bool target_host_ok(const char *h)
         return false;
     for (const char *p = h; *p; p++) {
         char c = *p;
-        bool name = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '-' || c == '_' || c == ':';
+        bool name = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '-' || c == '_' || c == ':';
         if (!name)
             return false;
     }
@@ -132,7 +132,7 @@ static int find_proxy(struct front_end_url *u, const char **var)
         }
     }
     return fail("no proxy: HTTP_PROXY and ALL_PROXY are unset (run it inside a sandbox whose "
-                        "policy has network.outgoingProxy)");
+                "policy has network.outgoingProxy)");
 }
 
 /* All of p to fd (a socket or stdout; SIGPIPE is ignored). */
@@ -227,9 +227,15 @@ static int http_handshake(int fd, const struct front_end_url *u, const char *aut
 static const char *socks_reply_text(unsigned char code)
 {
     static const char *const text[] = {
-        "succeeded", "general failure", "not allowed by the sandbox's network policy (allowedHosts)",
-        "network unreachable", "host unreachable", "connection refused", "timed out",
-        "command not supported", "address type not supported",
+        "succeeded",
+        "general failure",
+        "not allowed by the sandbox's network policy (allowedHosts)",
+        "network unreachable",
+        "host unreachable",
+        "connection refused",
+        "timed out",
+        "command not supported",
+        "address type not supported",
     };
     return code < sizeof text / sizeof *text ? text[code] : "an unknown reply";
 }
@@ -292,7 +298,7 @@ static int relay(int fd)
             if (n > 0 && !write_all(fd, buf, (size_t)n))
                 return fail("the tunnel failed while sending: %s", strerror(errno));
             if (n == 0 || (n < 0 && errno != EINTR)) {
-                shutdown(fd, SHUT_WR);   /* pass the end of stdin on, keep reading */
+                shutdown(fd, SHUT_WR); /* pass the end of stdin on, keep reading */
                 p[0].fd = -1;
             }
         }
@@ -305,7 +311,7 @@ static int relay(int fd)
             if (n == 0)
                 return 0;
             if (!write_all(1, buf, (size_t)n))
-                return 0;   /* the reader of stdout is gone: so is the point */
+                return 0; /* the reader of stdout is gone: so is the point */
         }
     }
 }
@@ -314,7 +320,7 @@ int proxy_connect_main(const char *host, const char *port_text)
 {
     unsigned port;
     if (!target_host_ok(host)) {
-        char shown[80];   /* the message stays one line whatever HOST holds */
+        char shown[80]; /* the message stays one line whatever HOST holds */
         size_t n = 0;
         for (const char *p = host; *p && n + 1 < sizeof shown; p++)
             shown[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';

@@ -9,11 +9,20 @@
 #define HAS_PROXY_ENV_H
 
 /* The HTTP front-end's URL, in the order --connect tries them. */
-#define PROXY_ENV_HTTP_VARS {"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"}
+#define PROXY_ENV_HTTP_VARS                                      \
+    {                                                            \
+        "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy" \
+    }
 /* The SOCKS5 front-end's URL. */
-#define PROXY_ENV_SOCKS_VARS {"ALL_PROXY", "all_proxy"}
+#define PROXY_ENV_SOCKS_VARS     \
+    {                            \
+        "ALL_PROXY", "all_proxy" \
+    }
 /* Node's fetch and http read HTTP_PROXY only with this set (Node >= 22.19). */
-#define PROXY_ENV_NODE_VARS {"NODE_USE_ENV_PROXY"}
+#define PROXY_ENV_NODE_VARS  \
+    {                        \
+        "NODE_USE_ENV_PROXY" \
+    }
 /* Every caller's variable whose name ends in this, in any case, is
  * removed before the sandbox's own are set: the ones above, and those other
  * tools read (FTP_PROXY, npm_config_https_proxy, PIP_PROXY,
@@ -23,10 +32,16 @@
 #define PROXY_ENV_SUFFIX "_proxy"
 /* An upstream proxy of "environment" (network.outgoingProxy.upstream): the
  * caller's first of these that is set, read before any is removed. */
-#define PROXY_ENV_UPSTREAM_VARS {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}
+#define PROXY_ENV_UPSTREAM_VARS                                                            \
+    {                                                                                      \
+        "https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY" \
+    }
 /* The destinations reached without the proxy (the workload's loopback);
  * under "environment", the caller's are the ones that bypass the upstream. */
-#define PROXY_ENV_NO_PROXY_VARS {"NO_PROXY", "no_proxy"}
+#define PROXY_ENV_NO_PROXY_VARS \
+    {                           \
+        "NO_PROXY", "no_proxy"  \
+    }
 
 /* The schemes of the URLs set: "http://user:secret@127.0.0.1:port". */
 #define PROXY_ENV_HTTP_SCHEME "http://"

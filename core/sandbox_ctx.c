@@ -107,8 +107,7 @@ enum sandbox_result sandbox_explain_noop(struct sandbox_ctx *ctx, struct sandbox
     return SANDBOX_OK;
 }
 
-__attribute__((format(printf, 1, 0)))
-static char *format_text(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static char *format_text(const char *fmt, va_list ap)
 {
     char buf[EXPLAIN_TEXT_MAX];
     vsnprintf(buf, sizeof buf, fmt, ap);

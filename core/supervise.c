@@ -82,7 +82,8 @@ void reproduce_status(int status)
     }
     /* A stop or continue report (a tracer's view): not an end, and not
      * "the target never ran" either, so never a silent 125. */
-    diag_fatal("the sandbox reported wait status 0x%x, which is neither an exit nor a death by signal", status);
+    diag_fatal("the sandbox reported wait status 0x%x, which is neither an exit nor a death by signal",
+               status);
 }
 
 /* The caller's terminal as it was, to hand it back as it was: a workload
@@ -107,7 +108,7 @@ static void terminal_restore(void)
 /* How the workload ended, as the status pipe says (backend.h). */
 struct ended {
     int status;
-    int killed;  /* the sandbox killed processes the workload left */
+    int killed; /* the sandbox killed processes the workload left */
 };
 
 /* The report's last line: how the workload ended. */

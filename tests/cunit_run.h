@@ -12,8 +12,8 @@ static inline int cunit_run_registry(void)
 {
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
-                      CU_get_number_of_suites_failed();
+    unsigned failed =
+        CU_get_number_of_failures() + CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
     CU_cleanup_registry();
     return failed ? 1 : 0;
 }

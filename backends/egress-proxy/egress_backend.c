@@ -66,7 +66,8 @@ const struct egress_variant *egress_variant_for(unsigned others_offer)
 const char *egress_front_ends_problem(const struct egress_variant *v, unsigned fe)
 {
     if (fe & POLICY_FRONT_END_TRANSPARENT & ~v->front_ends)
-        return "network.outgoingProxy.frontEnds: \"transparent\" needs a network namespace of the sandbox's own "
+        return "network.outgoingProxy.frontEnds: \"transparent\" needs a network namespace of the sandbox's "
+               "own "
                "(the linux-ns backend); use \"http\" or \"socks5\"";
     if (fe & ~v->front_ends)
         return "network.outgoingProxy.frontEnds: a front-end this build cannot serve";
@@ -94,10 +95,10 @@ static enum sandbox_result start_egress(struct sandbox_ctx *ctx, struct egress_s
  * `secrets`, wiped whatever happens. */
 static enum sandbox_result egress_prepare(struct sandbox_ctx *ctx)
 {
-    static struct egress_secrets secrets;   /* static: the NO_PROXY table is large for a stack */
+    static struct egress_secrets secrets; /* static: the NO_PROXY table is large for a stack */
     /* Before the caller's proxy variables are removed: "environment" reads them. */
-    enum sandbox_result r = ctx->policy->network.has_outgoing_proxy ? egress_env_upstream(ctx, &secrets.upstream)
-                                                                    : SANDBOX_OK;
+    enum sandbox_result r =
+        ctx->policy->network.has_outgoing_proxy ? egress_env_upstream(ctx, &secrets.upstream) : SANDBOX_OK;
     if (r == SANDBOX_OK)
         r = start_egress(ctx, &secrets);
     sandbox_wipe(&secrets, sizeof secrets);

@@ -40,7 +40,7 @@ void egress_compile_entry(const char *entry, struct host_rule *rule)
     size_t host_len;
     unsigned port;
     if (policy_host_entry_split(entry, &host_len, &port) != NULL)
-        host_len = 0;   /* cannot happen for a parsed policy; matches nothing */
+        host_len = 0; /* cannot happen for a parsed policy; matches nothing */
     host_rule_compile(entry, host_len, port, rule);
 }
 
@@ -84,7 +84,7 @@ static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
         for (size_t j = 0; j < hosts->count && !named; j++) {
             struct host_rule rule;
             egress_compile_entry(hosts->items[j], &rule);
-            named = host_rules_name(&rule, 1, &host) != NULL;   /* on any port */
+            named = host_rules_name(&rule, 1, &host) != NULL; /* on any port */
         }
         if (named)
             continue;
@@ -95,18 +95,20 @@ static bool no_proxy_value(const struct policy *policy, char *out, size_t len)
     return at > 0;
 }
 
-enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_creds *creds, unsigned front_ends,
-                                   unsigned short http_port, unsigned short socks_port)
+enum sandbox_result egress_env_set(struct sandbox_ctx *ctx, const struct proxy_creds *creds,
+                                   unsigned front_ends, unsigned short http_port, unsigned short socks_port)
 {
     char url[160];
     int bad = 0;
     if (front_ends & POLICY_FRONT_END_HTTP) {
-        snprintf(url, sizeof url, PROXY_ENV_HTTP_SCHEME "%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)http_port);
+        snprintf(url, sizeof url, PROXY_ENV_HTTP_SCHEME "%s:%s@127.0.0.1:%u", creds->user, creds->secret,
+                 (unsigned)http_port);
         bad |= set_all(ctx, http_vars, COUNT(http_vars), url);
         bad |= set_all(ctx, node_vars, COUNT(node_vars), "1");
     }
     if (front_ends & POLICY_FRONT_END_SOCKS5) {
-        snprintf(url, sizeof url, PROXY_ENV_SOCKS_SCHEME "%s:%s@127.0.0.1:%u", creds->user, creds->secret, (unsigned)socks_port);
+        snprintf(url, sizeof url, PROXY_ENV_SOCKS_SCHEME "%s:%s@127.0.0.1:%u", creds->user, creds->secret,
+                 (unsigned)socks_port);
         bad |= set_all(ctx, socks_vars, COUNT(socks_vars), url);
     }
     char no_proxy[64];
@@ -137,10 +139,10 @@ static int unset_proxy_variables(struct sandbox_ctx *ctx)
         if (!name)
             return -1;
         size_t before = ctx->env_count;
-        sandbox_env_unset(ctx, name);   /* this entry: ctx->env[i] is the next one now */
+        sandbox_env_unset(ctx, name); /* this entry: ctx->env[i] is the next one now */
         free(name);
         if (ctx->env_count == before)
-            return -1;   /* cannot happen (one entry per name); never loop on it */
+            return -1; /* cannot happen (one entry per name); never loop on it */
     }
     return 0;
 }
@@ -160,7 +162,8 @@ enum sandbox_result egress_env_remove_callers(struct sandbox_ctx *ctx, unsigned 
 }
 
 /* The first of `names` the caller set to a non-empty value, or NULL. */
-static const char *first_set(const struct sandbox_ctx *ctx, const char *const *names, size_t n, const char **which)
+static const char *first_set(const struct sandbox_ctx *ctx, const char *const *names, size_t n,
+                             const char **which)
 {
     for (size_t i = 0; i < n; i++) {
         const char *v = sandbox_env_get(ctx, names[i]);
@@ -189,15 +192,15 @@ static enum sandbox_result upstream_from_environment(struct sandbox_ctx *ctx, st
     const char *var = NULL, *no_var = NULL;
     const char *value = first_set(ctx, upstream_vars, COUNT(upstream_vars), &var);
     if (!value)
-        return SANDBOX_OK;   /* no proxy in the caller's environment: direct, as its own tools would go */
+        return SANDBOX_OK; /* no proxy in the caller's environment: direct, as its own tools would go */
     const char *why = upstream_from_text(out, value, true, var);
     if (why)
-        return sandbox_fail(ctx, "network.outgoingProxy.upstream is \"environment\", and the caller's %s %s", var,
-                            why);
+        return sandbox_fail(ctx, "network.outgoingProxy.upstream is \"environment\", and the caller's %s %s",
+                            var, why);
     const char *no_proxy = first_set(ctx, no_proxy_vars, COUNT(no_proxy_vars), &no_var);
     if (no_proxy && (why = upstream_no_proxy_parse(out, no_proxy)) != NULL)
-        return sandbox_fail(ctx, "the caller's %s %s (network.outgoingProxy.upstream is \"environment\")", no_var,
-                            why);
+        return sandbox_fail(ctx, "the caller's %s %s (network.outgoingProxy.upstream is \"environment\")",
+                            no_var, why);
     return SANDBOX_OK;
 }
 

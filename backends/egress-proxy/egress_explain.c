@@ -48,14 +48,15 @@ static void judge_lookup(struct dest_decision *d, char used[64], const char **cl
             return;
         }
         if (refused.verdict != DEST_DENIED)
-            refused = each;   /* the first refusal, as the proxy reports it */
+            refused = each; /* the first refusal, as the proxy reports it */
     }
     if (job.count)
         *d = refused;
 }
 
 /* The rule that lets d's host through: an internal one when d is internal. */
-static const struct host_rule *deciding_rule(const struct host_policy *hp, const struct dest_decision *d, unsigned port)
+static const struct host_rule *deciding_rule(const struct host_policy *hp, const struct dest_decision *d,
+                                             unsigned port)
 {
     for (size_t i = 0; i < hp->count; i++)
         if (hp->rules[i].internal == d->internal && host_rules_match(&hp->rules[i], 1, &d->host, port))
@@ -65,8 +66,8 @@ static const struct host_rule *deciding_rule(const struct host_policy *hp, const
 
 /* An allowed d reached directly (`route`: how, when an upstream is
  * bypassed): the proxy's lookup now, and its verdict on the addresses. */
-static void judge_direct(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, struct dest_decision *d,
-                         const char *entry, const char *route)
+static void judge_direct(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i,
+                         struct dest_decision *d, const char *entry, const char *route)
 {
     char used[64] = "";
     char why[RESOLVER_WHY_MAX] = "";
@@ -77,19 +78,23 @@ static void judge_direct(struct sandbox_ctx *ctx, struct sandbox_explain *out, s
     if (d->verdict == DEST_DENIED)
         sandbox_explain_verdict(ctx, out, i, false, "the proxy refuses it (%s): %s", d->rule, d->reason);
     else if (d->verdict == DEST_CONNECT_LITERAL)
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"%s", entry, route);
+        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: allowedHosts entry \"%s\"%s", entry,
+                                route);
     else if (why[0])
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' does not "
-                                "resolve here now (%s), the proxy would answer 502", list, entry, route, d->host.name,
-                                why);
+        sandbox_explain_verdict(ctx, out, i, true,
+                                "through the proxy: %s entry \"%s\"%s; '%s' does not "
+                                "resolve here now (%s), the proxy would answer 502",
+                                list, entry, route, d->host.name, why);
     else
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"%s; '%s' resolves "
-                                "here now to %s, a%s %s address (looked up again on each request)", list, entry,
-                                route, d->host.name, used, cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
+        sandbox_explain_verdict(ctx, out, i, true,
+                                "through the proxy: %s entry \"%s\"%s; '%s' resolves "
+                                "here now to %s, a%s %s address (looked up again on each request)",
+                                list, entry, route, d->host.name, used,
+                                cls[0] && strchr("aeiou", cls[0]) ? "n" : "", cls);
 }
 
-static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct host_policy *hp,
-                  const struct upstream_proxy *up)
+static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i,
+                  const struct host_policy *hp, const struct upstream_proxy *up)
 {
     const struct sandbox_query *q = &out->queries[i];
     struct dest_decision d;
@@ -102,9 +107,11 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
     const char *entry = rule ? rule->entry : "?";
     const char *bypass = up->set ? upstream_bypass(up, &d.host) : NULL;
     if (up->set && !bypass) {
-        sandbox_explain_verdict(ctx, out, i, true, "through the proxy: %s entry \"%s\"; then through the upstream "
-                                "proxy %s (from %s), which resolves '%s' itself", d.internal ? "allowedInternalHosts" :
-                                "allowedHosts", entry, up->shown, up->source, d.host.name);
+        sandbox_explain_verdict(ctx, out, i, true,
+                                "through the proxy: %s entry \"%s\"; then through the upstream "
+                                "proxy %s (from %s), which resolves '%s' itself",
+                                d.internal ? "allowedInternalHosts" : "allowedHosts", entry, up->shown,
+                                up->source, d.host.name);
         return;
     }
     char route[UPSTREAM_ENTRY_MAX + 40] = "";
@@ -114,26 +121,31 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
 }
 
 /* The upstream proxy, without its credentials, and what bypasses it. */
-static void explain_upstream(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct upstream_proxy *up)
+static void explain_upstream(struct sandbox_ctx *ctx, struct sandbox_explain *out,
+                             const struct upstream_proxy *up)
 {
     const struct policy_network *net = &ctx->policy->network;
     if (!up->set) {
         if (net->upstream_from_environment)
-            sandbox_explain_add(ctx, out, "upstream", "", "\"environment\", and the caller sets no proxy variable "
+            sandbox_explain_add(ctx, out, "upstream", "",
+                                "\"environment\", and the caller sets no proxy variable "
                                 "(HTTPS_PROXY, HTTP_PROXY, ALL_PROXY): every destination directly");
         return;
     }
     char direct[600] = "";
     size_t at = 0;
     for (size_t i = 0; i < up->no_proxy_count && at + 1 < sizeof direct; i++) {
-        int n = snprintf(direct + at, sizeof direct - at, "%s\"%s\"", i ? ", " : "; directly (NO_PROXY): ",
-                         up->no_proxy[i].text);
+        int n = snprintf(direct + at, sizeof direct - at, "%s\"%s\"",
+                         i ? ", " : "; directly (NO_PROXY): ", up->no_proxy[i].text);
         at += n > 0 ? (size_t)n : 0;
     }
-    sandbox_explain_add(ctx, out, "upstream", up->shown, "from %s%s: every allowed destination through it "
-                        "(CONNECT%s), which resolves the names itself, so the address checks apply only to those "
-                        "reached directly%s", up->source, up->url.has_credentials ? ", with credentials" : "",
-                        up->all_direct ? "; NO_PROXY is \"*\": none" : "", up->all_direct ? "" : direct);
+    sandbox_explain_add(
+        ctx, out, "upstream", up->shown,
+        "from %s%s: every allowed destination through it "
+        "(CONNECT%s), which resolves the names itself, so the address checks apply only to those "
+        "reached directly%s",
+        up->source, up->url.has_credentials ? ", with credentials" : "",
+        up->all_direct ? "; NO_PROXY is \"*\": none" : "", up->all_direct ? "" : direct);
 }
 
 enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
@@ -148,10 +160,11 @@ enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_expla
     const char *problem = egress_front_ends_problem(v, net->front_ends);
     if (problem)
         return sandbox_fail(ctx, "%s", problem);
-    sandbox_explain_add(ctx, out, "network", "", "only through the proxy, front-ends %s, to the hosts of "
+    sandbox_explain_add(ctx, out, "network", "",
+                        "only through the proxy, front-ends %s, to the hosts of "
                         "network.allowedHosts; anything else is refused with a refusal-report line",
                         front_end_names(net->front_ends));
-    static struct upstream_proxy up;   /* static: the NO_PROXY table is large for a stack */
+    static struct upstream_proxy up; /* static: the NO_PROXY table is large for a stack */
     if (egress_env_upstream(ctx, &up) != SANDBOX_OK)
         return SANDBOX_FAIL;
     explain_upstream(ctx, out, &up);
@@ -163,11 +176,11 @@ enum sandbox_result egress_explain(struct sandbox_ctx *ctx, struct sandbox_expla
     for (size_t i = 0; i < hp.count; i++) {
         const struct host_rule *r = &hp.rules[i];
         sandbox_explain_add(ctx, out, "host", r->entry, "%s%s", r->port ? "this port only" : "any port",
-                            r->kind == RULE_NEVER ? "; matches nothing" :
-                            r->kind == RULE_LITERAL ? "; this address, whatever its class" :
-                            r->internal ? "; allowedInternalHosts: public and internal (private, CGNAT, "
-                                          "benchmarking, documentation) addresses it resolves to" :
-                            "; only public addresses it resolves to");
+                            r->kind == RULE_NEVER     ? "; matches nothing"
+                            : r->kind == RULE_LITERAL ? "; this address, whatever its class"
+                            : r->internal ? "; allowedInternalHosts: public and internal (private, CGNAT, "
+                                            "benchmarking, documentation) addresses it resolves to"
+                                          : "; only public addresses it resolves to");
     }
     for (size_t i = 0; i < out->query_count; i++)
         if (out->queries[i].kind == SANDBOX_QUERY_CONNECT)

@@ -17,7 +17,6 @@
 #include "process/egress_compat.h"
 #include "process/egress_process.h"
 
-
 /*
  * The egress process binds
  * the front-ends on the host's 127.0.0.1 with kernel-chosen ports before
@@ -27,7 +26,7 @@
  * this backend's enter() runs in that workload process.
  */
 struct egress_state {
-    int control;               /* supervisor end of the socketpair */
+    int control; /* supervisor end of the socketpair */
 };
 
 /* Read the egress process's one line (see egress_process.h) within the
@@ -87,7 +86,8 @@ static enum sandbox_result await_ports(struct sandbox_ctx *ctx, int control, uns
 
 /* The ports are the kernel's choice, known only once the egress process
  * reports them; the workload's variables are set then. */
-static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned fe)
+static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct egress_secrets *secrets,
+                                          unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -118,7 +118,8 @@ static enum sandbox_result loopback_start(struct sandbox_ctx *ctx, const struct 
     const unsigned short ports[] = {http_port, socks_port};
     for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++)
         if (ports[i] && sandbox_grant_loopback_port(ctx, ports[i]) != 0)
-            return sandbox_fail(ctx, "more proxy front-ends than loopback grants (%d)", SANDBOX_MAX_LOOPBACK_GRANTS);
+            return sandbox_fail(ctx, "more proxy front-ends than loopback grants (%d)",
+                                SANDBOX_MAX_LOOPBACK_GRANTS);
     return egress_env_set(ctx, &secrets->creds, fe, http_port, socks_port);
 }
 

@@ -31,10 +31,10 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 struct egress_state {
-    int control;               /* sandbox end of the socketpair */
+    int control; /* sandbox end of the socketpair */
     struct stat host_netns, host_mntns;
     unsigned front_ends;
-    struct synth_table synth;  /* the transparent front-end's slots and ports */
+    struct synth_table synth; /* the transparent front-end's slots and ports */
 };
 
 /* Wait for one message from the egress process. */
@@ -55,7 +55,8 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     msg[n] = '\0';
     if (msg[0] == EGRESS_MSG_READY)
         return SANDBOX_OK;
-    return sandbox_fail(ctx, "egress process (%s): %s", stage, msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
+    return sandbox_fail(ctx, "egress process (%s): %s", stage,
+                        msg[0] == EGRESS_MSG_ERROR ? msg + 1 : "unexpected reply");
 }
 
 /* The slots and ports the relay listens on, from the policy as the egress
@@ -73,7 +74,8 @@ static enum sandbox_result transparent_table(struct sandbox_ctx *ctx, struct syn
     return rc == 0 ? SANDBOX_OK : sandbox_fail(ctx, "network.outgoingProxy: %s", err);
 }
 
-static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned fe)
+static enum sandbox_result netns_start(struct sandbox_ctx *ctx, const struct egress_secrets *secrets,
+                                       unsigned fe)
 {
     struct egress_state *st = calloc(1, sizeof *st);
     if (!st)
@@ -111,7 +113,8 @@ static int loopback_socket(int type, uint32_t addr, unsigned short port)
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
     sin.sin_addr.s_addr = htonl(addr);
-    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || (type == SOCK_STREAM && listen(fd, 4096) != 0)) {
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+        (type == SOCK_STREAM && listen(fd, 4096) != 0)) {
         int e = errno;
         close(fd);
         errno = e;
@@ -133,7 +136,9 @@ static int send_batch(int control, char type, const int *fds, const char *kinds,
     } cmsg;
     memset(&cmsg, 0, sizeof cmsg);
     struct iovec iov = {payload, 1 + n};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = cmsg.buf,
                          .msg_controllen = CMSG_SPACE(sizeof(int) * n)};
     struct cmsghdr *h = CMSG_FIRSTHDR(&msg);
     h->cmsg_level = SOL_SOCKET;
@@ -144,8 +149,8 @@ static int send_batch(int control, char type, const int *fds, const char *kinds,
 }
 
 /* All of them, in batches (the last one says so), then wait for "ready". */
-static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st,
-                                          const int *fds, const char *kinds, size_t n)
+static enum sandbox_result send_listeners(struct sandbox_ctx *ctx, struct egress_state *st, const int *fds,
+                                          const char *kinds, size_t n)
 {
     for (size_t at = 0; at < n; at += EGRESS_BATCH) {
         size_t k = n - at < EGRESS_BATCH ? n - at : EGRESS_BATCH;
@@ -165,7 +170,8 @@ static enum sandbox_result transparent_sockets(struct sandbox_ctx *ctx, const st
 {
     int fd = loopback_socket(SOCK_DGRAM, EGRESS_DNS_ADDR, 53);
     if (fd < 0)
-        return sandbox_fail(ctx, "cannot bind the resolver on 127.0.0.53:53 in the sandbox: %s", strerror(errno));
+        return sandbox_fail(ctx, "cannot bind the resolver on 127.0.0.53:53 in the sandbox: %s",
+                            strerror(errno));
     fds[*n] = fd;
     kinds[(*n)++] = EGRESS_KIND_DNS;
     for (size_t slot = 0; slot < t->slots; slot++) {
@@ -175,8 +181,8 @@ static enum sandbox_result transparent_sockets(struct sandbox_ctx *ctx, const st
         for (size_t p = 0; p < t->nports; p++) {
             fd = loopback_socket(SOCK_STREAM, addr, t->ports[p]);
             if (fd < 0)
-                return sandbox_fail(ctx, "cannot listen on %u.%u.%u.%u:%u in the sandbox: %s", a[0], a[1], a[2],
-                                    a[3], (unsigned)t->ports[p], strerror(errno));
+                return sandbox_fail(ctx, "cannot listen on %u.%u.%u.%u:%u in the sandbox: %s", a[0], a[1],
+                                    a[2], a[3], (unsigned)t->ports[p], strerror(errno));
             fds[*n] = fd;
             kinds[(*n)++] = EGRESS_KIND_TRANSPARENT;
         }
@@ -197,13 +203,18 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
     if (stat("/proc/self/ns/net", &here) != 0)
         return sandbox_fail(ctx, "cannot identify the sandbox network namespace: %s", strerror(errno));
     if (here.st_ino == st->host_netns.st_ino && here.st_dev == st->host_netns.st_dev)
-        return sandbox_fail(ctx, "the outgoing proxy's front-ends would open in the host's network namespace: "
-                                 "a backend offering a private network did not provide one (backend bug)");
+        return sandbox_fail(ctx,
+                            "the outgoing proxy's front-ends would open in the host's network namespace: "
+                            "a backend offering a private network did not provide one (backend bug)");
     int fds[EGRESS_MAX_LISTENERS];
     char kinds[EGRESS_MAX_LISTENERS];
     size_t n = 0;
     enum sandbox_result r = SANDBOX_OK;
-    static const struct { unsigned bit; unsigned short port; char kind; } fronts[] = {
+    static const struct {
+        unsigned bit;
+        unsigned short port;
+        char kind;
+    } fronts[] = {
         {POLICY_FRONT_END_HTTP, HTTP_PORT, EGRESS_KIND_HTTP},
         {POLICY_FRONT_END_SOCKS5, SOCKS5_PORT, EGRESS_KIND_SOCKS5},
     };

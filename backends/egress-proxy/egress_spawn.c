@@ -36,8 +36,8 @@ static void free_config(struct egress_config *cfg)
     free(cfg);
 }
 
-enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct egress_secrets *secrets, unsigned front_ends,
-                                 bool bind_loopback, int sp[2])
+enum sandbox_result egress_spawn(struct sandbox_ctx *ctx, const struct egress_secrets *secrets,
+                                 unsigned front_ends, bool bind_loopback, int sp[2])
 {
     struct egress_config *cfg = build_config(ctx->policy, secrets, front_ends, bind_loopback, ctx->report_fd);
     if (!cfg) {

@@ -37,8 +37,8 @@ static int make_tree(char *err, size_t errlen)
 {
     int fs = (int)syscall(SYS_fsopen, "tmpfs", MNTAPI_FSOPEN_CLOEXEC);
     if (fs < 0) {
-        snprintf(err, errlen, "cannot make the tmpfs of the sandbox's resolv.conf (fsopen): %s%s", strerror(errno),
-                 errno == ENOSYS ? " (the transparent front-end needs Linux >= 5.12)" : "");
+        snprintf(err, errlen, "cannot make the tmpfs of the sandbox's resolv.conf (fsopen): %s%s",
+                 strerror(errno), errno == ENOSYS ? " (the transparent front-end needs Linux >= 5.12)" : "");
         return -1;
     }
     int mnt = -1;
@@ -83,7 +83,8 @@ static int place(int mnt, const char *name, const char *target, char *err, size_
     int dst = open(target, O_PATH | O_CLOEXEC);
     struct stat st;
     if (dst < 0 || fstat(dst, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: %s in the sandbox, so the transparent front-end's resolver cannot be named there",
+        snprintf(err, errlen,
+                 "%s: %s in the sandbox, so the transparent front-end's resolver cannot be named there",
                  target, dst < 0 ? strerror(errno) : "not a regular file");
         if (dst >= 0)
             close(dst);
@@ -98,9 +99,10 @@ static int place(int mnt, const char *name, const char *target, char *err, size_
     if (rc != 0)
         snprintf(err, errlen, "%s: cannot mount the sandbox's own over it (%s): %s%s", target,
                  tree < 0 ? "open_tree" : "move_mount", strerror(errno),
-                 tree < 0 && errno == EINVAL ? " (this kernel cannot clone from a detached mount: the transparent "
-                                               "front-end needs a newer kernel, verified on 6.18; use http or socks5)"
-                                             : "");
+                 tree < 0 && errno == EINVAL
+                     ? " (this kernel cannot clone from a detached mount: the transparent "
+                       "front-end needs a newer kernel, verified on 6.18; use http or socks5)"
+                     : "");
     if (tree >= 0)
         close(tree);
     close(dst);
@@ -115,8 +117,9 @@ int name_views_install(const struct stat *host_mntns, char *err, size_t errlen)
         return -1;
     }
     if (here.st_ino == host_mntns->st_ino && here.st_dev == host_mntns->st_dev) {
-        snprintf(err, errlen, "the sandbox's resolv.conf would be mounted in the host's mount namespace "
-                              "(backend bug: a private network without a private mount namespace)");
+        snprintf(err, errlen,
+                 "the sandbox's resolv.conf would be mounted in the host's mount namespace "
+                 "(backend bug: a private network without a private mount namespace)");
         return -1;
     }
     int mnt = make_tree(err, errlen);

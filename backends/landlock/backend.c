@@ -44,14 +44,14 @@
 #include "seccomp/seccomp_programs.h"
 
 struct landlock_state {
-    bool sandbox;               /* false for full_access: nothing to enforce */
-    bool layered;               /* inside another boundary: the ruleset only */
+    bool sandbox; /* false for full_access: nothing to enforce */
+    bool layered; /* inside another boundary: the ruleset only */
     int abi;
-    bool handles_net;           /* the ruleset has TCP rules (ABI >= 4, egress not open) */
+    bool handles_net; /* the ruleset has TCP rules (ABI >= 4, egress not open) */
     int ruleset;
-    int link;                   /* workload end of the broker socket pair */
+    int link; /* workload end of the broker socket pair */
     struct fs_lists fs;
-    struct fs_anchors anchors;  /* the directories on the way to a denial, for the broker */
+    struct fs_anchors anchors; /* the directories on the way to a denial, for the broker */
     struct socket_policy sockets;
     struct connect_rules rules;
     struct seccomp_shape shape;
@@ -70,11 +70,14 @@ const char *landlock_unenforceable(const struct policy *p, int abi, bool layered
         return NULL; /* the network, signals and sockets are the outer boundary's */
     if (!egress_open && p->network.local_binding)
         return "\"localBinding\": true needs a network of the sandbox's own, which this backend cannot give "
-               "(a server would listen on the host's interfaces); set it to false, or use the linux-ns backend";
+               "(a server would listen on the host's interfaces); set it to false, or use the linux-ns "
+               "backend";
     if (geteuid() == 0 && abi < 6) {
-        snprintf(buf, size, "a root caller needs Landlock's signal scope (ABI 6, Linux >= 6.12), or the "
+        snprintf(buf, size,
+                 "a root caller needs Landlock's signal scope (ABI 6, Linux >= 6.12), or the "
                  "workload could signal every root process of the host; this kernel has ABI %d: run as an "
-                 "ordinary user, or use the linux-ns backend", abi);
+                 "ordinary user, or use the linux-ns backend",
+                 abi);
         return buf;
     }
     return connect_broker_unsupported();
@@ -98,20 +101,24 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
     state.handles_net = !egress_open && state.abi >= 4;
     struct landlock_ruleset_attr attr = {
         .handled_access_fs = fs_rights_handled(state.abi),
-        .handled_access_net = state.handles_net ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
+        .handled_access_net =
+            state.handles_net ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
         .scoped = state.abi >= 6 ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0,
     };
     if (fs_lists_build(ctx, &state.fs, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if ((state.ruleset = landlock_create_ruleset(&attr)) < 0)
-        return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
+        return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi,
+                            strerror(errno));
     if (fs_anchors_init(&state.anchors) != 0)
         return sandbox_fail(ctx, "out of memory noting the directories on the way to a denied path");
     if (fs_ruleset_add(state.ruleset, state.abi, &state.fs, &state.anchors, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     state.shape = (struct seccomp_shape){
         .local_binding = p->network.local_binding,
-        .net = egress_open ? SECCOMP_NET_OWN : p->network.has_outgoing_proxy ? SECCOMP_NET_TCP_ONLY : SECCOMP_NET_NONE,
+        .net = egress_open                     ? SECCOMP_NET_OWN
+               : p->network.has_outgoing_proxy ? SECCOMP_NET_TCP_ONLY
+                                               : SECCOMP_NET_NONE,
         .refuse_path_truncate = state.abi < 3,
         .shared_host = true, /* no namespace: the host's metadata, processes, IPC */
     };
@@ -150,8 +157,10 @@ static void broker_setup(pid_t supervisor)
 {
     char err[SANDBOX_ERROR_MAX];
     supervised_fork_tie_to_parent("landlock", supervisor, "broker process");
-    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
-        diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s", strerror(errno));
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setsid() < 0 ||
+        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+        diag_fatal("landlock: cannot set up the broker process (dumpable, session, subreaper): %s",
+                   strerror(errno));
     if (keyring_join_fresh_session(err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
         diag_fatal("landlock: the broker process: %s", err);
 }
@@ -166,10 +175,12 @@ static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "%s", err);
     int ruleset = landlock_create_ruleset(&attr);
     if (ruleset < 0)
-        return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi, strerror(errno));
+        return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi,
+                            strerror(errno));
     int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, NULL, err, sizeof err); /* no broker of ours */
     if (rc == 0 && landlock_restrict_self(ruleset) != 0) {
-        snprintf(err, sizeof err, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
+        snprintf(err, sizeof err, "cannot enter the Landlock domain (landlock_restrict_self): %s",
+                 strerror(errno));
         rc = -1;
     }
     close(ruleset);
@@ -199,7 +210,8 @@ static enum sandbox_result ll_enter(struct sandbox_ctx *ctx)
     /* Made only now, when nothing but the fork can fail: a launch refused
      * earlier leaves nothing in the workspace. */
     char err[SANDBOX_ERROR_MAX];
-    if (fs_dir_pools_make(&state.anchors, state.ruleset, fs_rights_handled(state.abi), err, sizeof err) != 0) {
+    if (fs_dir_pools_make(&state.anchors, state.ruleset, fs_rights_handled(state.abi), err, sizeof err) !=
+        0) {
         entry_broker_remove_pools(&state.anchors.set);
         return sandbox_fail(ctx, "%s", err);
     }
@@ -230,7 +242,8 @@ static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
     if (fd_close_except(keep, 2, err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (landlock_restrict_self(state.ruleset) != 0)
-        return sandbox_fail(ctx, "cannot enter the Landlock domain (landlock_restrict_self): %s", strerror(errno));
+        return sandbox_fail(ctx, "cannot enter the Landlock domain (landlock_restrict_self): %s",
+                            strerror(errno));
     close(state.ruleset);
     int link = state.link;
     state.link = -1;

@@ -41,8 +41,10 @@ static bool judge_socket(const struct fs_lists *fs, const struct fs_anchors *pin
     }
     int rc = rules.unix_path_ok(fd, &st, rules.arg);
     close(fd);
-    snprintf(rule, n, "the connect() broker: %s", rc == 0 ? "a socket beneath a writable root and no denied path" :
-             st.st_nlink != 1 ? "a socket with another hard link" : "a host socket (not beneath a writable root)");
+    snprintf(rule, n, "the connect() broker: %s",
+             rc == 0            ? "a socket beneath a writable root and no denied path"
+             : st.st_nlink != 1 ? "a socket with another hard link"
+                                : "a host socket (not beneath a writable root)");
     return rc == 0;
 }
 
@@ -61,12 +63,14 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
             sandbox_explain_verdict(ctx, out, i, false, "egress: false: no IP socket can be made");
         return; /* with a proxy: only its loopback ports; the proxy decides */
     case SANDBOX_QUERY_UNIX:
-        sandbox_explain_verdict(ctx, out, i, judge_socket(fs, pinned, egress_open, q->path, rule, sizeof rule), "%s",
-                                rule);
+        sandbox_explain_verdict(
+            ctx, out, i, judge_socket(fs, pinned, egress_open, q->path, rule, sizeof rule), "%s", rule);
         return;
     default:
-        sandbox_explain_verdict(ctx, out, i, fs_ruleset_decide(fs, pinned, q->path, q->kind == SANDBOX_QUERY_WRITE,
-                                                               rule, sizeof rule), "%s", rule);
+        sandbox_explain_verdict(
+            ctx, out, i,
+            fs_ruleset_decide(fs, pinned, q->path, q->kind == SANDBOX_QUERY_WRITE, rule, sizeof rule), "%s",
+            rule);
     }
 }
 
@@ -82,7 +86,8 @@ static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *o
         if (done[n] || !fs_own_terminal(n, &r, &w) || fstat(n, &a) != 0)
             continue;
         for (int m = n; m <= 2; m++)
-            if (fs_own_terminal(m, &r, &w) && fstat(m, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            if (fs_own_terminal(m, &r, &w) && fstat(m, &b) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino) {
                 done[m] = true;
                 rd |= r;
                 wr |= w;
@@ -92,8 +97,13 @@ static void describe_terminal(struct sandbox_ctx *ctx, struct sandbox_explain *o
         if (len <= 0)
             continue;
         tty[len] = '\0';
-        sandbox_explain_add(ctx, out, "terminal", tty, "the caller's own terminal (descriptor%s %s): %s and "
-                            "its ioctls, granted on its own inode", strchr(fds, ',') ? "s" : "", fds, rd && wr ? "read and write" : rd ? "read" : "write");
+        sandbox_explain_add(ctx, out, "terminal", tty,
+                            "the caller's own terminal (descriptor%s %s): %s and "
+                            "its ioctls, granted on its own inode",
+                            strchr(fds, ',') ? "s" : "", fds,
+                            rd && wr ? "read and write"
+                            : rd     ? "read"
+                                     : "write");
     }
 }
 
@@ -102,7 +112,8 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const
 {
     const struct policy_network *net = &ctx->policy->network;
     char rule[1024];
-    sandbox_explain_add(ctx, out, "boundary", "", "a Landlock domain, a seccomp filter and a connect() broker; "
+    sandbox_explain_add(ctx, out, "boundary", "",
+                        "a Landlock domain, a seccomp filter and a connect() broker; "
                         "no namespace: the host's processes, /proc, IPC and network stay visible");
     for (size_t i = 0; fs->writable[i]; i++)
         sandbox_explain_add(ctx, out, "writable", fs->writable[i], "Landlock write rights beneath it%s",
@@ -110,23 +121,28 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const
     for (size_t i = 0; fs->write_denied[i]; i++)
         sandbox_explain_add(ctx, out, "write-denied", fs->write_denied[i], "left out of the write grant");
     for (size_t i = 0; fs->no_read[i]; i++)
-        sandbox_explain_add(ctx, out, "read-denied", fs->no_read[i], "left out of the read grant: nothing "
+        sandbox_explain_add(ctx, out, "read-denied", fs->no_read[i],
+                            "left out of the read grant: nothing "
                             "beneath it can be opened or listed");
     for (size_t i = 0; i < fs->mount_count; i++)
-        sandbox_explain_add(ctx, out, "write-denied", fs->mounts[i], "a kernel or device mount beneath a writable "
+        sandbox_explain_add(ctx, out, "write-denied", fs->mounts[i],
+                            "a kernel or device mount beneath a writable "
                             "root: left out of the write grant");
     bool tmp = fs_ruleset_decide(fs, pinned, "/tmp", true, rule, sizeof rule);
     sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
-    sandbox_explain_add(ctx, out, "dev", "/dev", "the host's, but only null, zero, full, random, urandom, tty and "
+    sandbox_explain_add(ctx, out, "dev", "/dev",
+                        "the host's, but only null, zero, full, random, urandom, tty and "
                         "the caller's own terminal can be opened");
     describe_terminal(ctx, out);
-    sandbox_explain_add(ctx, out, "proc", "/proc", "the host's procfs: every process of the host is listed; "
+    sandbox_explain_add(ctx, out, "proc", "/proc",
+                        "the host's procfs: every process of the host is listed; "
                         "nothing there is writable");
     if (net->egress && !net->has_outgoing_proxy)
         sandbox_explain_add(ctx, out, "network", "", "the host's network (egress: true)");
     else if (!net->has_outgoing_proxy)
         sandbox_explain_add(ctx, out, "network", "", "none: the seccomp filter refuses IP sockets");
-    sandbox_explain_add(ctx, out, "unix-sockets", "", "only sockets beneath a writable root (the broker's "
+    sandbox_explain_add(ctx, out, "unix-sockets", "",
+                        "only sockets beneath a writable root (the broker's "
                         "check); abstract sockets are refused");
     sandbox_explain_add(ctx, out, "kernel", "landlock", "ABI %d%s%s%s", abi,
                         abi < 3 ? "; no truncate right: the filter refuses truncate() outright" : "",
@@ -162,7 +178,8 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     }
     pinned.plan = true;
     enum sandbox_result rc = SANDBOX_OK;
-    if ((layered ? fs_lists_check(&fs, err, sizeof err) : fs_ruleset_plan(abi, &fs, &pinned, err, sizeof err)) != 0)
+    if ((layered ? fs_lists_check(&fs, err, sizeof err)
+                 : fs_ruleset_plan(abi, &fs, &pinned, err, sizeof err)) != 0)
         rc = sandbox_fail(ctx, "%s", err);
     /* prepare()'s limits decision, after the ruleset's, with the kill switch. */
     else if (sandbox_limits_explain(ctx, out, false, true) != SANDBOX_OK)

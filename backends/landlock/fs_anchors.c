@@ -71,8 +71,8 @@ static char **kept_names(const char *dir, const char *const *excl, size_t n)
 bool fs_type_folds_case(unsigned long type)
 {
     static const unsigned long folding[] = {
-        MSDOS_SUPER_MAGIC, 0x2011bab0 /* exfat */, 0x5346544e /* ntfs */, 0x7366746e /* ntfs3 */,
-        0x482b /* hfsplus */, SMB_SUPER_MAGIC, 0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */,
+        MSDOS_SUPER_MAGIC,    0x2011bab0 /* exfat */, 0x5346544e /* ntfs */, 0x7366746e /* ntfs3 */,
+        0x482b /* hfsplus */, SMB_SUPER_MAGIC,        0xff534d42 /* cifs */, 0xfe534d42 /* smb2 */,
     };
     for (size_t i = 0; i < sizeof folding / sizeof folding[0]; i++)
         if (type == folding[i])
@@ -94,7 +94,8 @@ static const char *folds_case(int fd, char *buf, size_t size)
     const char *why = NULL;
     if (fstatfs(dfd, &sf) == 0 && fs_type_folds_case((unsigned long)sf.f_type))
         why = (snprintf(buf, size, "its file system (type 0x%lx) matches names without regard to case",
-                        (unsigned long)sf.f_type), buf);
+                        (unsigned long)sf.f_type),
+               buf);
     else if (ioctl(dfd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_CASEFOLD_FL))
         why = "it is a case-folding directory";
     close(dfd);
@@ -109,16 +110,16 @@ static struct entry_anchor *find(struct fs_anchors *s, const struct stat *st)
     return NULL;
 }
 
-int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path, const char *const *excl,
-                    size_t n, bool write, char *err, size_t errlen)
+int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path,
+                    const char *const *excl, size_t n, bool write, char *err, size_t errlen)
 {
     struct entry_anchor *a = find(s, st);
     if (!a && s->set.count == FS_MAX_ANCHORS)
         return 0; /* beyond it, a directory stays as Landlock alone leaves it (README) */
     if (!a) {
         a = &s->set.items[s->set.count];
-        *a = (struct entry_anchor){.fd = s->plan ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3), .dev = st->st_dev,
-                                   .ino = st->st_ino};
+        *a = (struct entry_anchor){
+            .fd = s->plan ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3), .dev = st->st_dev, .ino = st->st_ino};
         if (a->fd < 0 && !s->plan) {
             snprintf(err, errlen, "cannot keep the directory %s for the broker: %s", path, strerror(errno));
             return -1;
@@ -134,7 +135,8 @@ int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const c
     char fold[96];
     const char *folds = write ? folds_case(fd, fold, sizeof fold) : NULL;
     if (folds) {
-        snprintf(err, errlen, "%s is on the way to the denied path %s and %s: the broker, which acts there, "
+        snprintf(err, errlen,
+                 "%s is on the way to the denied path %s and %s: the broker, which acts there, "
                  "could not tell a denied name in another case; use linux-ns, or a case-sensitive workspace",
                  path, excl[0], folds);
         return -1;
@@ -157,7 +159,8 @@ int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const c
 /* Up to `want` pool files in anchor `a`, each with `rights` in the
  * ruleset.  A filesystem without O_TMPFILE gives none (the files made
  * there then have no right but their first descriptor). */
-static int fill_pool(struct entry_anchor *a, int ruleset, uint64_t rights, size_t want, char *err, size_t errlen)
+static int fill_pool(struct entry_anchor *a, int ruleset, uint64_t rights, size_t want, char *err,
+                     size_t errlen)
 {
     if (!(a->pool = calloc(want ? want : 1, sizeof *a->pool))) {
         snprintf(err, errlen, "out of memory making the broker's files");

@@ -39,7 +39,7 @@
 #include "landlock_sys.h"
 #include "mount/mount_id.h"
 
-_Static_assert(ENTRY_MAX_DIR_POOLS * (ENTRY_DIR_POOL_SIZE + 1) < 1024, "launch cost stays bounded");
+_Static_assert(ENTRY_MAX_DIR_POOLS *(ENTRY_DIR_POOL_SIZE + 1) < 1024, "launch cost stays bounded");
 
 /* ENTRY_DIR_POOL_NAME_LEN random hex digits into out. */
 static int random_name(char *out)
@@ -54,10 +54,12 @@ static int random_name(char *out)
 
 /* Make the pool's own directory in anchor `a` (at `path`): 0, or -1 with
  * errno (EEXIST: the name is taken; nothing made). */
-static int make_home(struct entry_dir_pool *p, const struct entry_anchor *a, const char *path, unsigned attempt)
+static int make_home(struct entry_dir_pool *p, const struct entry_anchor *a, const char *path,
+                     unsigned attempt)
 {
-    snprintf(p->name, sizeof p->name, attempt ? ".happy-agent-supervisor-dirs.%d.%u" :
-             ".happy-agent-supervisor-dirs.%d", (int)getpid(), attempt);
+    snprintf(p->name, sizeof p->name,
+             attempt ? ".happy-agent-supervisor-dirs.%d.%u" : ".happy-agent-supervisor-dirs.%d",
+             (int)getpid(), attempt);
     if (mkdirat(a->fd, p->name, 0700) != 0)
         return -1;
     p->parent = a->fd;
@@ -86,7 +88,8 @@ static int fill(struct entry_dir_pool *p, int ruleset, uint64_t rights, char *er
         int fd = -1;
         if (random_name(name) != 0 || mkdirat(p->fd, name, 0700) != 0 ||
             (fd = openat(p->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-            snprintf(err, errlen, "cannot make the directories for new ones in %s: %s", p->path, strerror(errno));
+            snprintf(err, errlen, "cannot make the directories for new ones in %s: %s", p->path,
+                     strerror(errno));
             return -1;
         }
         p->count++;
@@ -95,8 +98,8 @@ static int fill(struct entry_dir_pool *p, int ruleset, uint64_t rights, char *er
         int e = errno;
         close(fd);
         if (rc != 0) {
-            snprintf(err, errlen, "cannot add the Landlock rule for a new directory's inode in %s: %s", p->path,
-                     strerror(e));
+            snprintf(err, errlen, "cannot add the Landlock rule for a new directory's inode in %s: %s",
+                     p->path, strerror(e));
             return -1;
         }
     }
@@ -138,7 +141,7 @@ static int make_pool(struct fs_anchors *s, struct entry_anchor *a, int ruleset, 
         attempt++; /* left by a run of the same pid killed with SIGKILL */
     umask(old);
     if (rc != 0 && p->parent < 0)
-        return 0; /* not made: no pool */
+        return 0;        /* not made: no pool */
     s->set.pool_count++; /* removed with the rest on failure */
     if (rc != 0) {
         snprintf(err, errlen, "cannot open the directory %s/%s just made: %s", s->paths[a - s->set.items],

@@ -38,7 +38,7 @@ static void append_all(const char **list, size_t *n, const struct string_list *f
 
 struct mounts {
     const struct fs_lists *l;
-    char **found;     /* a string_array (core/string_array.h) */
+    char **found; /* a string_array (core/string_array.h) */
     size_t count;
     /* Per writable root: the longest mount point at or above it so far,
      * and whether that mount is one to exclude (the innermost mount holding
@@ -88,7 +88,8 @@ int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *er
         out->writable[w++] = out->workspace = ctx->cwd;
     append_all(out->write_denied, &nd, dw);
     append_all(out->no_read, &nr, dr);
-    struct mounts ms = {.l = out, .inner_len = calloc(w + 1, sizeof *ms.inner_len),
+    struct mounts ms = {.l = out,
+                        .inner_len = calloc(w + 1, sizeof *ms.inner_len),
                         .inner_excluded = calloc(w + 1, sizeof *ms.inner_excluded)};
     int rc = ms.inner_len && ms.inner_excluded ? mountinfo_each(collect_mount, &ms, err, errlen) : -1;
     for (size_t i = 0; rc == 0 && i < w; i++)
@@ -171,8 +172,9 @@ int fs_open_no_symlinks(const char *path)
 {
     /* One call per path (a policy may name thousands), where the kernel
      * refuses every symbolic link on the way, the last component too. */
-    struct { unsigned long long flags, mode, resolve; } how = {
-        .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW, .resolve = HAS_RESOLVE_NO_SYMLINKS};
+    struct {
+        unsigned long long flags, mode, resolve;
+    } how = {.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW, .resolve = HAS_RESOLVE_NO_SYMLINKS};
     int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM))
         return open_walking(path);
@@ -195,7 +197,8 @@ static int refuse(const char *field, const char *path, int error, char *err, siz
 /* Each path of `list` resolves without a symbolic link, exists (unless
  * `may_be_missing`), and is no file with other hard links (its other names
  * would stay reachable). */
-static int check_list(const char *const *list, const char *field, bool may_be_missing, char *err, size_t errlen)
+static int check_list(const char *const *list, const char *field, bool may_be_missing, char *err,
+                      size_t errlen)
 {
     for (size_t i = 0; list[i]; i++) {
         int fd = fs_open_no_symlinks(list[i]);
@@ -208,9 +211,10 @@ static int check_list(const char *const *list, const char *field, bool may_be_mi
         int rc = fstat(fd, &st) == 0 ? 0 : refuse(field, list[i], errno, err, errlen);
         close(fd);
         if (rc == 0 && !S_ISDIR(st.st_mode) && st.st_nlink > 1) {
-            snprintf(err, errlen, "%s: %s has %lu hard links: its other names would stay reachable; deny the "
-                     "directory that holds them, or remove the extra links", field, list[i],
-                     (unsigned long)st.st_nlink);
+            snprintf(err, errlen,
+                     "%s: %s has %lu hard links: its other names would stay reachable; deny the "
+                     "directory that holds them, or remove the extra links",
+                     field, list[i], (unsigned long)st.st_nlink);
             return -1;
         }
         if (rc != 0)
@@ -225,11 +229,12 @@ int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen)
         int fd = fs_open_no_symlinks(l->writable[i]);
         if (fd < 0)
             return refuse(l->writable[i] == l->workspace ? "working directory (the workspace write root)"
-                                                          : "allowedWritePaths",
+                                                         : "allowedWritePaths",
                           l->writable[i], errno, err, errlen);
         close(fd);
     }
     return check_list(l->no_read, "deniedReadPaths", true, err, errlen) != 0 ||
                    check_list(l->write_denied, "deniedWritePaths", false, err, errlen) != 0
-               ? -1 : 0;
+               ? -1
+               : 0;
 }

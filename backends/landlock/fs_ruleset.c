@@ -44,11 +44,13 @@
 
 /* Rights that mean reading (granted everywhere but the read-denied paths);
  * IOCTL_DEV goes with them: device ioctls are not writes of the tree. */
-#define READ_CLASS (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | \
-                    LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define READ_CLASS                                                                             \
+    (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | \
+     LANDLOCK_ACCESS_FS_IOCTL_DEV)
 /* The rights a rule on a non-directory may carry. */
-#define FILE_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
-                     LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define FILE_RIGHTS                                                                              \
+    (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
+     LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 uint64_t fs_rights_handled(int abi)
 {
@@ -67,9 +69,9 @@ uint64_t fs_rights_handled(int abi)
 struct walk {
     int ruleset;
     uint64_t rights;
-    const char *what;   /* "read" or "write", for messages */
+    const char *what;           /* "read" or "write", for messages */
     struct fs_anchors *anchors; /* where the directories on the way go, or NULL */
-    bool writes;        /* the walk of a writable root */
+    bool writes;                /* the walk of a writable root */
     char *err;
     size_t errlen;
 };
@@ -137,8 +139,10 @@ static int grant(struct walk *w, int fd, const char *path, const char *const *ex
         if (n == 0)
             return 0; /* what it points to is governed by its own path */
         /* fs_lists_check() refused this; the host changed it since. */
-        snprintf(w->err, w->errlen, "%s is a symbolic link on the way to the %s-denied path %s, which the "
-                 "exclusion cannot follow; name the path without the link", path, w->what, excl[0]);
+        snprintf(w->err, w->errlen,
+                 "%s is a symbolic link on the way to the %s-denied path %s, which the "
+                 "exclusion cannot follow; name the path without the link",
+                 path, w->what, excl[0]);
         return -1;
     }
     if (n == 0 || !S_ISDIR(st.st_mode))
@@ -176,15 +180,19 @@ static size_t count(const char *const *list)
  * read walk, and only these devices are granted, for reading and writing;
  * linux-ns gives a /dev of its own with no more than these. */
 #define DEV_ROOT "/dev"
-#define DEVICE_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
-                       LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define DEVICE_RIGHTS                                                                             \
+    (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+     LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
-static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-                                      "/dev/tty", NULL};
+static const char *const devices[] = {"/dev/null",    "/dev/zero", "/dev/full", "/dev/random",
+                                      "/dev/urandom", "/dev/tty",  NULL};
 
 static int grant_devices(int ruleset, uint64_t handled, char *err, size_t errlen)
 {
-    struct walk w = {.ruleset = ruleset, .rights = handled & DEVICE_RIGHTS, .what = "device", .err = err,
+    struct walk w = {.ruleset = ruleset,
+                     .rights = handled & DEVICE_RIGHTS,
+                     .what = "device",
+                     .err = err,
                      .errlen = errlen};
     for (size_t i = 0; devices[i]; i++) {
         int fd = open(devices[i], O_PATH | O_CLOEXEC);
@@ -225,8 +233,8 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
             continue;
         uint64_t rights = LANDLOCK_ACCESS_FS_IOCTL_DEV | (rd ? LANDLOCK_ACCESS_FS_READ_FILE : 0) |
                           (wr ? LANDLOCK_ACCESS_FS_WRITE_FILE : 0);
-        struct walk w = {.ruleset = ruleset, .rights = handled & rights, .what = "terminal", .err = err,
-                         .errlen = errlen};
+        struct walk w = {
+            .ruleset = ruleset, .rights = handled & rights, .what = "terminal", .err = err, .errlen = errlen};
         int rc = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) ? add_rule(&w, fd, &st, link.s) : 0;
         close(fd);
         if (rc != 0)
@@ -270,8 +278,12 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
         snprintf(err, errlen, "out of memory building the Landlock ruleset");
         return -1;
     }
-    struct walk reads = {.ruleset = ruleset, .rights = handled & READ_CLASS, .what = "read", .anchors = anchors,
-                         .err = err, .errlen = errlen};
+    struct walk reads = {.ruleset = ruleset,
+                         .rights = handled & READ_CLASS,
+                         .what = "read",
+                         .anchors = anchors,
+                         .err = err,
+                         .errlen = errlen};
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     size_t n = fs_paths_beneath("/", l->no_read, excl);
     excl[n++] = DEV_ROOT; /* room: most + 1 */
@@ -283,8 +295,13 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
      * /dev is not -- unless a read-denial above it wins. */
     if (rc == 0)
         rc = grant_roots(&reads, l, l->no_read, true, excl);
-    struct walk writes = {.ruleset = ruleset, .rights = handled & ~(uint64_t)READ_CLASS, .what = "write",
-                          .anchors = anchors, .writes = true, .err = err, .errlen = errlen};
+    struct walk writes = {.ruleset = ruleset,
+                          .rights = handled & ~(uint64_t)READ_CLASS,
+                          .what = "write",
+                          .anchors = anchors,
+                          .writes = true,
+                          .err = err,
+                          .errlen = errlen};
     if (rc == 0)
         rc = grant_roots(&writes, l, l->no_write, false, excl);
     if (rc == 0 && anchors && ruleset >= 0)
@@ -336,9 +353,11 @@ static enum verdict too_long(const struct query *q)
 {
     if (strnlen(q->path, PATH_MAX) < PATH_MAX)
         return UNDECIDED;
-    return say(q, REFUSED, "the path is %d bytes or longer: the kernel refuses the name itself (ENAMETOOLONG), "
-               "so no rule was read for it (reached by a shorter relative name, its directories' rules apply)",
-               PATH_MAX);
+    return say(
+        q, REFUSED,
+        "the path is %d bytes or longer: the kernel refuses the name itself (ENAMETOOLONG), "
+        "so no rule was read for it (reached by a shorter relative name, its directories' rules apply)",
+        PATH_MAX);
 }
 
 /* `path` is the caller's terminal held as descriptor 0-2 with the access
@@ -352,9 +371,13 @@ static enum verdict own_terminal(const struct query *q)
         bool rd, wr;
         if (fs_own_terminal(fd, &rd, &wr) && (q->write ? wr : rd) && fstat(fd, &held) == 0 &&
             held.st_dev == at.st_dev && held.st_ino == at.st_ino)
-            return say(q, ALLOWED, "the caller's own terminal (descriptor %d, open for %s): granted on its own "
-                       "inode with that access only", fd, rd && wr ? "reading and writing" : rd ? "reading" :
-                       "writing");
+            return say(q, ALLOWED,
+                       "the caller's own terminal (descriptor %d, open for %s): granted on its own "
+                       "inode with that access only",
+                       fd,
+                       rd && wr ? "reading and writing"
+                       : rd     ? "reading"
+                                : "writing");
     }
     return UNDECIDED;
 }
@@ -372,8 +395,8 @@ static enum verdict in_denial(const struct query *q)
 {
     for (size_t i = 0; q->denied[i]; i++)
         if (policy_path_at_or_beneath(q->path, q->denied[i]))
-            return say(q, REFUSED, "%s \"%s\": left out of the Landlock %s grant", denial_source(q->l, q->denied[i]),
-                       q->denied[i], q->write ? "write" : "read");
+            return say(q, REFUSED, "%s \"%s\": left out of the Landlock %s grant",
+                       denial_source(q->l, q->denied[i]), q->denied[i], q->write ? "write" : "read");
     return UNDECIDED;
 }
 
@@ -438,12 +461,13 @@ static enum verdict made_by_broker(const struct query *q, const char *dir, const
 {
     for (size_t i = 0; q->denied[i]; i++)
         if (policy_path_at_or_beneath(q->denied[i], q->path))
-            return say(q, REFUSED, "leads to \"%s\": the broker never makes, renames or removes it", q->denied[i]);
+            return say(q, REFUSED, "leads to \"%s\": the broker never makes, renames or removes it",
+                       q->denied[i]);
     const char *root = writable_root(q, dir, false);
     if (!root)
         return no_write_right(q);
-    return say(q, ALLOWED, "\"%s\" is on the way to \"%s\" in writable root \"%s\": made by the broker", dir, way,
-               root);
+    return say(q, ALLOWED, "\"%s\" is on the way to \"%s\" in writable root \"%s\": made by the broker", dir,
+               way, root);
 }
 
 /* The directory the operation needs a right on is on the way to a denial:
@@ -454,13 +478,17 @@ static enum verdict via_anchor(const struct query *q)
     const char *way = needed_dir(q, dir) ? on_the_way(dir, q->denied, q->write) : NULL;
     if (!way)
         return UNDECIDED;
-    if (!fs_anchors_pinned(q->pinned, dir)) /* fs_anchors_note()'s cap, or no broker (layered under linux-ns) */
-        return say(q, REFUSED, "\"%s\" is on the way to \"%s\" and not among the %d directories the broker pins: "
-                   "as Landlock alone leaves it, %s", dir, way, FS_MAX_ANCHORS,
-                   q->write ? "no entry is made there" : "it is not listed");
+    if (!fs_anchors_pinned(q->pinned,
+                           dir)) /* fs_anchors_note()'s cap, or no broker (layered under linux-ns) */
+        return say(q, REFUSED,
+                   "\"%s\" is on the way to \"%s\" and not among the %d directories the broker pins: "
+                   "as Landlock alone leaves it, %s",
+                   dir, way, FS_MAX_ANCHORS, q->write ? "no entry is made there" : "it is not listed");
     if (!q->write) /* fs_anchors_note(): the broker opens it for listing (entry_broker.c) */
-        return say(q, ALLOWED, "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's "
-                   "name shows, its content does not)", dir, way);
+        return say(q, ALLOWED,
+                   "\"%s\" is on the way to \"%s\": listed through the broker (the denied entry's "
+                   "name shows, its content does not)",
+                   dir, way);
     return made_by_broker(q, dir, way);
 }
 
@@ -479,7 +507,8 @@ static enum verdict beneath_writable_root(const struct query *q)
 static enum verdict elsewhere(const struct query *q)
 {
     if (policy_path_at_or_beneath(q->path, DEV_ROOT))
-        return say(q, REFUSED, "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
+        return say(q, REFUSED,
+                   "/dev is left out of the read grant but for null, zero, full, random, urandom, tty");
     if (q->write)
         return no_write_right(q);
     return say(q, ALLOWED, "no read denial covers it: Landlock read rights beneath /");
@@ -488,20 +517,20 @@ static enum verdict elsewhere(const struct query *q)
 /* The rules fs_ruleset_add() makes, read back for one path (write: create
  * it or write it; read: read it, list it if a directory): the first case
  * that applies decides. */
-bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path, bool write,
-                       char *rule, size_t n)
+bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path,
+                       bool write, char *rule, size_t n)
 {
     static enum verdict (*const cases[])(const struct query *) = {
-        too_long,
-        own_terminal, /* a rule on the inode itself: Landlock adds it to whatever else applies */
-        in_denial,
-        harmless_device,
-        via_anchor,
-        beneath_writable_root,
-        elsewhere, /* always decides */
+        too_long,  own_terminal, /* a rule on the inode itself: Landlock adds it to whatever else applies */
+        in_denial, harmless_device, via_anchor, beneath_writable_root, elsewhere, /* always decides */
     };
-    struct query q = {.l = l, .pinned = pinned, .path = path, .write = write,
-                      .denied = write ? l->no_write : l->no_read, .rule = rule, .n = n};
+    struct query q = {.l = l,
+                      .pinned = pinned,
+                      .path = path,
+                      .write = write,
+                      .denied = write ? l->no_write : l->no_read,
+                      .rule = rule,
+                      .n = n};
     enum verdict v = UNDECIDED;
     for (size_t i = 0; v == UNDECIDED && i < sizeof cases / sizeof cases[0]; i++)
         v = cases[i](&q);

@@ -31,14 +31,14 @@
 /* The paths the policy's filesystem rules are made of (each list
  * NULL-terminated). */
 struct fs_lists {
-    const char **writable;      /* writable roots, the workspace included */
-    const char *workspace;      /* the one that is the working directory, or NULL */
-    const char **write_denied;  /* deniedWritePaths */
-    const char **no_read;       /* deniedReadPaths */
+    const char **writable;     /* writable roots, the workspace included */
+    const char *workspace;     /* the one that is the working directory, or NULL */
+    const char **write_denied; /* deniedWritePaths */
+    const char **no_read;      /* deniedReadPaths */
     /* Where no write is granted: deniedWritePaths, deniedReadPaths, and the
      * kernel-interface and device mounts at or beneath a writable root. */
     const char **no_write;
-    char **mounts;              /* those mount points (owned) */
+    char **mounts; /* those mount points (owned) */
     size_t mount_count;
 };
 
@@ -62,8 +62,8 @@ int fs_open_no_symlinks(const char *path);
 #define FS_MAX_ANCHORS 128
 struct fs_anchors {
     struct entry_anchors set;
-    char **paths;               /* of each anchor, for messages and the pools' paths */
-    bool plan;                  /* noted only (fs_ruleset_plan): no descriptor kept */
+    char **paths; /* of each anchor, for messages and the pools' paths */
+    bool plan;    /* noted only (fs_ruleset_plan): no descriptor kept */
 };
 int fs_anchors_init(struct fs_anchors *s);
 /* Whether the directory `path` (normal form) is one of the anchors. */
@@ -71,8 +71,8 @@ bool fs_anchors_pinned(const struct fs_anchors *s, const char *path);
 /* Directory `fd` (at `path`, stat `st`) is on the way to excl[0..n):
  * `write` in a writable root (the broker makes entries there; the names
  * leading to excl are kept), else on the way to a read denial (listed). */
-int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path, const char *const *excl,
-                    size_t n, bool write, char *err, size_t errlen);
+int fs_anchors_note(struct fs_anchors *s, int fd, const struct stat *st, const char *path,
+                    const char *const *excl, size_t n, bool write, char *err, size_t errlen);
 /* Whether a file system of statfs type `type` may match names in another
  * case (a write anchor on one is refused). */
 bool fs_type_folds_case(unsigned long type);
@@ -111,8 +111,8 @@ int fs_ruleset_plan(int abi, const struct fs_lists *l, struct fs_anchors *plan, 
  * be written (`write`) or read, and the rule that decides in rule[n].
  * `pinned`: the directories the broker pins (fs_ruleset_plan; none for a
  * launch without the broker). */
-bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path, bool write,
-                       char *rule, size_t n);
+bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned, const char *path,
+                       bool write, char *rule, size_t n);
 /* Descriptor n (0-2) is the caller's terminal, granted to the workload
  * with the access it is open for (*read, *write). */
 bool fs_own_terminal(int n, bool *read, bool *write);
@@ -127,8 +127,8 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
 /* socket_rules.c */
 struct socket_policy {
     const struct fs_lists *fs;
-    bool egress_open;                   /* egress: true without a proxy */
-    const unsigned short *ports;        /* granted loopback ports (the proxy) */
+    bool egress_open;            /* egress: true without a proxy */
+    const unsigned short *ports; /* granted loopback ports (the proxy) */
     size_t port_count;
     const struct entry_anchors *anchors; /* its pools of directories are never the workload's to change */
 };

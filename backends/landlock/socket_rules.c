@@ -58,7 +58,8 @@ static int path_ok(const char *path, const struct socket_policy *sp, bool whole)
             return -EACCES; /* on the way to a denied path */
     for (size_t i = 0; sp->anchors && i < sp->anchors->pool_count; i++) {
         const char *pool = sp->anchors->pools[i].path;
-        if (pool && (policy_path_at_or_beneath(path, pool) || (whole && policy_path_at_or_beneath(pool, path))))
+        if (pool &&
+            (policy_path_at_or_beneath(path, pool) || (whole && policy_path_at_or_beneath(pool, path))))
             return -EACCES; /* a pool of directories */
     }
     return 0;

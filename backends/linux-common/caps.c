@@ -73,15 +73,15 @@ static bool have_setpcap(void)
 {
     struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
     struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-    return syscall(SYS_capget, &hdr, data) == 0 && (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP));
+    return syscall(SYS_capget, &hdr, data) == 0 &&
+           (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP));
 }
 
 /* With CAP_SETPCAP: securebits locked, then all five sets emptied. */
 static int drop_with_setpcap(char *err, size_t errlen)
 {
-    unsigned long bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
-                         SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
-                         SECBIT_KEEP_CAPS_LOCKED |
+    unsigned long bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                         SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
                          SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
     if (prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) != 0) {
         snprintf(err, errlen, "cannot lock the securebits (PR_SET_SECUREBITS): %s", strerror(errno));
@@ -93,8 +93,8 @@ static int drop_with_setpcap(char *err, size_t errlen)
     int cap, r;
     for (cap = 0; (r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) >= 0; cap++)
         if (r == 1 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
-            snprintf(err, errlen, "cannot drop capability %d from the bounding set (PR_CAPBSET_DROP): %s", cap,
-                     strerror(errno));
+            snprintf(err, errlen, "cannot drop capability %d from the bounding set (PR_CAPBSET_DROP): %s",
+                     cap, strerror(errno));
             return -1;
         }
     capng_clear(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT);
@@ -109,8 +109,10 @@ static int drop_with_setpcap(char *err, size_t errlen)
 static int drop_without_setpcap(char *err, size_t errlen)
 {
     capng_clear(CAPNG_SELECT_CAPS);
-    if (capng_apply(CAPNG_SELECT_CAPS) != 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
-        snprintf(err, errlen, "cannot drop every capability (libcap-ng capng_apply, PR_CAP_AMBIENT_CLEAR_ALL)");
+    if (capng_apply(CAPNG_SELECT_CAPS) != 0 ||
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+        snprintf(err, errlen,
+                 "cannot drop every capability (libcap-ng capng_apply, PR_CAP_AMBIENT_CLEAR_ALL)");
         return -1;
     }
     return 0;

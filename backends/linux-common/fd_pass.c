@@ -18,7 +18,10 @@
 int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen)
 {
     struct iovec iov = {.iov_base = &tag, .iov_len = 1};
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } u;
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } u;
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
     if (fd >= 0) {
         memset(&u, 0, sizeof u);
@@ -44,7 +47,8 @@ int fd_pass_send(int sock, char tag, int fd, char *err, size_t errlen)
 static int passed_fd(struct msghdr *msg)
 {
     for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+            c->cmsg_len == CMSG_LEN(sizeof(int))) {
             int fd;
             memcpy(&fd, CMSG_DATA(c), sizeof fd);
             return fd;
@@ -56,8 +60,12 @@ int fd_pass_receive(int sock, char tag, int *fd, char *err, size_t errlen)
 {
     char got;
     struct iovec iov = {.iov_base = &got, .iov_len = 1};
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } u;
+    struct msghdr msg = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
     ssize_t n;
     do
         n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);

@@ -24,7 +24,6 @@ int keyring_join_fresh_session(char *err, size_t errlen)
     if (syscall(SYS_keyctl, HAS_KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0 || errno == ENOSYS || errno == EPERM)
         return 0;
     snprintf(err, errlen, "cannot join a fresh session keyring (keyctl JOIN_SESSION_KEYRING): %s%s",
-             strerror(errno),
-             errno == EDQUOT ? "; the key quota is exhausted (kernel.keys.maxkeys)" : "");
+             strerror(errno), errno == EDQUOT ? "; the key quota is exhausted (kernel.keys.maxkeys)" : "");
     return -1;
 }

@@ -78,7 +78,9 @@ int fd_close_except(const int *keep, size_t n, char *err, size_t errlen);
 int fd_close_except_unsorted(int *keep, size_t n, char *err, size_t errlen);
 
 /* fd_path.c: "/proc/self/fd/N" for descriptor fd (fits any int). */
-struct fd_path { char s[sizeof "/proc/self/fd/-2147483648"]; };
+struct fd_path {
+    char s[sizeof "/proc/self/fd/-2147483648"];
+};
 struct fd_path fd_path(int fd);
 
 /* kernel_release.c: whether uname(2) names Linux major.minor or later (a
@@ -162,8 +164,8 @@ void connect_broker_progress(struct connect_broker *b, const struct pollfd *fds)
  * path, `path` receives it NUL-terminated. */
 #define CONNECT_PATH_SIZE 109 /* sun_path and a NUL */
 enum connect_address {
-    CONNECT_ADDRESS_AS_GIVEN,  /* unnamed, AF_UNSPEC, another family: the kernel judges it */
-    CONNECT_ADDRESS_INVALID,   /* longer than struct sockaddr_un */
+    CONNECT_ADDRESS_AS_GIVEN, /* unnamed, AF_UNSPEC, another family: the kernel judges it */
+    CONNECT_ADDRESS_INVALID,  /* longer than struct sockaddr_un */
     CONNECT_ADDRESS_ABSTRACT,
     CONNECT_ADDRESS_PATH,
 };
@@ -184,8 +186,8 @@ enum connect_address connect_address_classify(const void *addr, size_t len, char
  */
 struct sandbox_limits;
 void broker_init_run(pid_t workload, int status_fd, int link, const struct connect_rules *rules,
-                     bool kill_orphans, int report_fd,
-                     const struct sandbox_limits *limits) __attribute__((noreturn));
+                     bool kill_orphans, int report_fd, const struct sandbox_limits *limits)
+    __attribute__((noreturn));
 
 /* landlock_sys.c */
 /* The kernel's Landlock ABI version: 0 when Landlock is missing or
@@ -198,10 +200,11 @@ int landlock_scope_ipc(char *err, size_t errlen);
 /* mount/mountinfo.c */
 /* A mount as /proc/self/mountinfo lists it. */
 struct mount_info {
-    unsigned long long id, parent; /* the mount's id and its parent's (as mount_id_of(), mount/mount_id.h, gives them) */
-    const char *point;   /* the mount point, unescaped */
+    unsigned long long id,
+        parent;        /* the mount's id and its parent's (as mount_id_of(), mount/mount_id.h, gives them) */
+    const char *point; /* the mount point, unescaped */
     const char *fstype;
-    bool writable;       /* the mount's own flags are not "ro" */
+    bool writable; /* the mount's own flags are not "ro" */
 };
 /* fn for every mount listed now; stops at (and returns) fn's first
  * non-zero.  -1 with err set when the table cannot be read. */
@@ -221,7 +224,7 @@ int keyring_join_fresh_session(char *err, size_t errlen);
 /* paths.c: "FIELD: PATH: why" for a policy path that did not resolve with `error`
  * (an errno); `link_risk` says what a symbolic link there would do.
  * Returns -1. */
-int path_resolve_error(const char *field, const char *path, int error, const char *link_risk,
-                       char *err, size_t errlen);
+int path_resolve_error(const char *field, const char *path, int error, const char *link_risk, char *err,
+                       size_t errlen);
 
 #endif

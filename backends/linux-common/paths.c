@@ -10,8 +10,8 @@
 
 #include "linux_common.h"
 
-int path_resolve_error(const char *field, const char *path, int error, const char *link_risk,
-                       char *err, size_t errlen)
+int path_resolve_error(const char *field, const char *path, int error, const char *link_risk, char *err,
+                       size_t errlen)
 {
     if (error == ELOOP)
         snprintf(err, errlen, "%s: %s: a component is a symbolic link (refused: %s); name the real path",

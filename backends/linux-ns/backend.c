@@ -102,8 +102,7 @@ static void init_identity(pid_t supervisor)
 {
     (void)supervisor;
     char err[SANDBOX_ERROR_MAX];
-    if (userns_child_setup(&state, err, sizeof err) != 0 ||
-        userns_init_session(err, sizeof err) != 0 ||
+    if (userns_child_setup(&state, err, sizeof err) != 0 || userns_init_session(err, sizeof err) != 0 ||
         keyring_join_fresh_session(err, sizeof err) != 0)
         diag_fatal("linux-ns: %s", err);
 }
@@ -210,7 +209,8 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
     if (!state.sandbox)
         return SANDBOX_OK;
     /* The network is the namespace's own, or the host's granted whole. */
-    struct seccomp_shape shape = {.local_binding = ctx->policy->network.local_binding, .net = SECCOMP_NET_OWN};
+    struct seccomp_shape shape = {.local_binding = ctx->policy->network.local_binding,
+                                  .net = SECCOMP_NET_OWN};
     /* Its listener goes to the init, which answers connect() once it has
      * sent "go" (it may still be mounting now). */
     if (caps_drop_all(err, sizeof err) != 0 || landlock_scope_ipc(err, sizeof err) != 0 ||
@@ -225,7 +225,8 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
      * directory shadowed underneath. */
     if (chdir(ctx->cwd) != 0)
         return sandbox_fail(ctx, "working directory %s is not reachable inside the sandbox: %s%s", ctx->cwd,
-                            strerror(errno), errno == ENOENT ? " (is it under a deniedReadPaths entry?)" : "");
+                            strerror(errno),
+                            errno == ENOENT ? " (is it under a deniedReadPaths entry?)" : "");
     return SANDBOX_OK;
 }
 

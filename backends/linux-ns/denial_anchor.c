@@ -134,9 +134,10 @@ static struct anchor *collect(const struct policy *p, const char *const *roots, 
 
 static const char *why(int error)
 {
-    return error == ELOOP ? "a component is a symbolic link (refused: a link planted in a writable root could "
-                            "redirect the mount); name the real path"
-                          : strerror(error);
+    return error == ELOOP
+               ? "a component is a symbolic link (refused: a link planted in a writable root could "
+                 "redirect the mount); name the real path"
+               : strerror(error);
 }
 
 static int pin(int root_fd, bool legacy, const struct anchor *a, char *err, size_t errlen)
@@ -153,12 +154,12 @@ static int pin(int root_fd, bool legacy, const struct anchor *a, char *err, size
     if (e == -ENOENT || e == -ENOTDIR)
         return 0; /* missing: nothing below it exists to be carried away */
     if (e != 0) {
-        snprintf(err, errlen, "%s: %s (a directory on the way to a denied path): %s", a->field, path, why(-e));
+        snprintf(err, errlen, "%s: %s (a directory on the way to a denied path): %s", a->field, path,
+                 why(-e));
         return -1;
     }
     int rc = 0;
-    if (S_ISDIR(dir.st.st_mode) &&
-        (rc = mnt_bind(legacy, &dir, &dir, BIND_ANCHOR, path, err, errlen)) != 0) {
+    if (S_ISDIR(dir.st.st_mode) && (rc = mnt_bind(legacy, &dir, &dir, BIND_ANCHOR, path, err, errlen)) != 0) {
         size_t n = strlen(err);
         snprintf(err + n, errlen - n, " (pinning a directory on the way to a %s entry)", a->field);
     }
@@ -195,7 +196,8 @@ static int parent_fd(int root_fd, const char *path, size_t dlen, struct parent_c
 }
 
 /* A denied file must have no other name (see the top of the file). */
-static int check_links(int root_fd, const struct string_list *list, const char *field, char *err, size_t errlen)
+static int check_links(int root_fd, const struct string_list *list, const char *field, char *err,
+                       size_t errlen)
 {
     struct parent_cache c = {.fd = -1};
     int rc = 0;
@@ -207,8 +209,10 @@ static int check_links(int root_fd, const struct string_list *list, const char *
         if (dir < 0 || !slash[1] || fstatat(dir, slash + 1, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue; /* missing (or refused by the mask or bind itself) */
         if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
-            snprintf(err, errlen, "%s: %s: has %lu hard links, and the denial would not cover the other "
-                     "names; remove the other links", field, path, (unsigned long)st.st_nlink);
+            snprintf(err, errlen,
+                     "%s: %s: has %lu hard links, and the denial would not cover the other "
+                     "names; remove the other links",
+                     field, path, (unsigned long)st.st_nlink);
             rc = -1;
         }
     }
@@ -217,8 +221,8 @@ static int check_links(int root_fd, const struct string_list *list, const char *
     return rc;
 }
 
-int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
-                   char *err, size_t errlen)
+int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p, char *err,
+                   size_t errlen)
 {
     size_t n = 0;
     struct anchor *a = collect(p, roots, &n);

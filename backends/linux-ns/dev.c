@@ -35,7 +35,7 @@ static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urand
 #define DEV_NODES (sizeof dev_nodes / sizeof dev_nodes[0])
 
 static const char *const dev_links[][2] = {
-    {"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
+    {"fd", "/proc/self/fd"},       {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
     {"stderr", "/proc/self/fd/2"}, {"ptmx", "pts/ptmx"},
 };
 
@@ -47,8 +47,8 @@ static const char *const dev_links[][2] = {
  */
 
 /* Create `name` in the new /dev and bind the host node over it. */
-static int bind_node(int newdev, const struct sp_node *host, const char *name, bool legacy,
-                     char *err, size_t errlen)
+static int bind_node(int newdev, const struct sp_node *host, const char *name, bool legacy, char *err,
+                     size_t errlen)
 {
     char path[64];
     snprintf(path, sizeof path, "/dev/%s", name);
@@ -68,8 +68,8 @@ static int bind_node(int newdev, const struct sp_node *host, const char *name, b
 }
 
 /* mkdir `name` in the new /dev and mount a fresh `type` there. */
-static int sub_mount(int newdev, const char *name, mode_t mode, const char *type, const char *data,
-                     char *err, size_t errlen)
+static int sub_mount(int newdev, const char *name, mode_t mode, const char *type, const char *data, char *err,
+                     size_t errlen)
 {
     char path[64];
     snprintf(path, sizeof path, "/dev/%s", name);
@@ -99,7 +99,8 @@ static int populate(int newdev, struct sp_node host[DEV_NODES], bool legacy, cha
         sub_mount(newdev, "mqueue", 01777, "mqueue", NULL, err, errlen) != 0)
         return -1;
     /* Nothing may be created in /dev itself from now on. */
-    if (mount(NULL, fd_path(newdev).s, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) != 0) {
+    if (mount(NULL, fd_path(newdev).s, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC,
+              NULL) != 0) {
         snprintf(err, errlen, "/dev: cannot make the private /dev read-only: %s", strerror(errno));
         return -1;
     }

@@ -74,8 +74,8 @@ static int find_mount(const struct mount_info *m, void *arg)
     return 0;
 }
 
-static const char *const dev_writable[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
-                                           "/dev/urandom", "/dev/tty", NULL};
+static const char *const dev_writable[] = {"/dev/null",    "/dev/zero", "/dev/full", "/dev/random",
+                                           "/dev/urandom", "/dev/tty",  NULL};
 
 /* A write at `path`: allowed, or refused, and the layer that decides. */
 static bool decide_write(const struct plan *pl, const char *path, char *rule, size_t n)
@@ -91,8 +91,10 @@ static bool decide_write(const struct plan *pl, const char *path, char *rule, si
     }
     if (policy_path_at_or_beneath(path, "/dev")) {
         bool ok = policy_path_covered(path, dev_writable) || policy_path_at_or_beneath(path, "/dev/shm");
-        snprintf(rule, n, "/dev is private and minimal: %s", ok ? "this device or /dev/shm (a private tmpfs) is "
-                 "writable" : "only null, zero, full, random, urandom, tty, pts and shm are there");
+        snprintf(rule, n, "/dev is private and minimal: %s",
+                 ok ? "this device or /dev/shm (a private tmpfs) is "
+                      "writable"
+                    : "only null, zero, full, random, urandom, tty, pts and shm are there");
         return ok;
     }
     if ((d = scratch_tmp_covering(&pl->scratch, path))) {
@@ -109,7 +111,8 @@ static bool decide_write(const struct plan *pl, const char *path, char *rule, si
     char err[256];
     if (mountinfo_each(find_mount, &s, err, sizeof err) == 0 &&
         (mount_is_kernel_interface(s.fstype) || (pl->netns && policy_path_at_or_beneath(path, "/sys")))) {
-        snprintf(rule, n, "a kernel filesystem (%s) beneath writable root \"%s\": made read-only", s.fstype, root);
+        snprintf(rule, n, "a kernel filesystem (%s) beneath writable root \"%s\": made read-only", s.fstype,
+                 root);
         return false;
     }
     snprintf(rule, n, "beneath writable root \"%s\"%s: bound writable", root,
@@ -128,11 +131,13 @@ static int is_name(int proc_fd, const char *name, void *arg)
  * host's lists the same global entries, with the same modes). */
 static bool proc_masked(const char *path)
 {
-    if (!kernel_fs_masks_proc(geteuid()) || strncmp(path, "/proc/", 6) != 0 || strchr(path + 6, '/') || !path[6])
+    if (!kernel_fs_masks_proc(geteuid()) || strncmp(path, "/proc/", 6) != 0 || strchr(path + 6, '/') ||
+        !path[6])
         return false;
     char err[256];
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    bool found = root >= 0 && kernel_fs_each_proc_masked(root, is_name, (void *)(path + 6), err, sizeof err) == 1;
+    bool found =
+        root >= 0 && kernel_fs_each_proc_masked(root, is_name, (void *)(path + 6), err, sizeof err) == 1;
     if (root >= 0)
         close(root);
     return found;
@@ -142,8 +147,10 @@ static bool decide(const struct plan *pl, const struct sandbox_query *q, char *r
 {
     const char *d = innermost(q->path, pl->read_denied);
     if (d) {
-        snprintf(rule, n, "deniedReadPaths \"%s\": masked (an empty read-only tmpfs over a directory, /dev/null "
-                 "over a file)", d);
+        snprintf(rule, n,
+                 "deniedReadPaths \"%s\": masked (an empty read-only tmpfs over a directory, /dev/null "
+                 "over a file)",
+                 d);
         return false;
     }
     if (q->kind == SANDBOX_QUERY_READ) {
@@ -175,8 +182,8 @@ static bool decide(const struct plan *pl, const struct sandbox_query *q, char *r
         }
     char why[400];
     bool ok = decide_write(pl, q->path, why, sizeof why);
-    snprintf(rule, n, "the connect() check: %s (%s)", ok ? "a socket on a writable mount" :
-             "a host socket, on a read-only mount", why);
+    snprintf(rule, n, "the connect() check: %s (%s)",
+             ok ? "a socket on a writable mount" : "a host socket, on a read-only mount", why);
     return ok;
 }
 
@@ -188,7 +195,8 @@ static void judge_connect(struct sandbox_ctx *ctx, struct sandbox_explain *out, 
     if (net->egress)
         sandbox_explain_verdict(ctx, out, i, true, "egress: true: the host's network");
     else
-        sandbox_explain_verdict(ctx, out, i, false, "egress: false: a network namespace of the sandbox's own "
+        sandbox_explain_verdict(ctx, out, i, false,
+                                "egress: false: a network namespace of the sandbox's own "
                                 "with only loopback");
 }
 
@@ -197,13 +205,17 @@ static void add_denial(struct sandbox_ctx *ctx, struct sandbox_explain *out, con
                        const char *kind, const char *path)
 {
     struct stat st;
-    const char *how = strcmp(kind, "write-denied") == 0 ? "bound read-only over itself (recursively)" :
-                      lstat(path, &st) != 0 ? "absent now: nothing to mask (created later, it is not hidden)" :
-                      S_ISDIR(st.st_mode) ? "masked by an empty, mode 000, read-only tmpfs" : "masked by /dev/null";
+    const char *how = strcmp(kind, "write-denied") == 0 ? "bound read-only over itself (recursively)"
+                      : lstat(path, &st) != 0
+                          ? "absent now: nothing to mask (created later, it is not hidden)"
+                      : S_ISDIR(st.st_mode) ? "masked by an empty, mode 000, read-only tmpfs"
+                                            : "masked by /dev/null";
     const char *root = innermost(path, pl->roots);
     if (root && strcmp(root, path) != 0)
-        sandbox_explain_add(ctx, out, kind, path, "%s; the directories from writable root \"%s\" down to it are "
-                            "pinned as mount points (no rename can move it)", how, root);
+        sandbox_explain_add(ctx, out, kind, path,
+                            "%s; the directories from writable root \"%s\" down to it are "
+                            "pinned as mount points (no rename can move it)",
+                            how, root);
     else
         sandbox_explain_add(ctx, out, kind, path, "%s", how);
 }
@@ -214,7 +226,8 @@ static int add_proc_masked(int proc_fd, const char *name, void *arg)
     struct plan *pl = arg;
     char path[300];
     snprintf(path, sizeof path, "/proc/%s", name);
-    sandbox_explain_add(pl->ctx, pl->out, "proc-masked", path, "owner-only: masked by /dev/null (reads empty)");
+    sandbox_explain_add(pl->ctx, pl->out, "proc-masked", path,
+                        "owner-only: masked by /dev/null (reads empty)");
     return 0;
 }
 
@@ -228,16 +241,20 @@ static int add_socket(const struct sp_node *sock, const char *path, const char *
         m->ino = sock->st.st_ino;
         snprintf(m->named_by, sizeof m->named_by, "%s", named_by);
     }
-    sandbox_explain_add(pl->ctx, pl->out, "masked-socket", path, "/dev/null bound over it (named by %s): "
-                        "connect() is refused", named_by);
+    sandbox_explain_add(pl->ctx, pl->out, "masked-socket", path,
+                        "/dev/null bound over it (named by %s): "
+                        "connect() is refused",
+                        named_by);
     return 0;
 }
 
 static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
 {
     const struct policy_network *net = &ctx->policy->network;
-    sandbox_explain_add(ctx, out, "boundary", "", "user, mount, PID and IPC namespaces%s; seccomp filter; no "
-                        "capabilities", pl->netns ? ", network namespace" : "");
+    sandbox_explain_add(ctx, out, "boundary", "",
+                        "user, mount, PID and IPC namespaces%s; seccomp filter; no "
+                        "capabilities",
+                        pl->netns ? ", network namespace" : "");
     for (size_t i = 0; pl->roots[i]; i++)
         sandbox_explain_add(ctx, out, "writable", pl->roots[i], "%s%s",
                             strcmp(pl->roots[i], "/") == 0 ? "the whole tree stays writable"
@@ -259,20 +276,25 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
     else
         sandbox_explain_add(ctx, out, "tmp", "/tmp", "%s (%s)", tmp ? "writable" : "read-only", rule);
     for (size_t d = 0; d < pl->scratch.count; d++)
-        sandbox_explain_add(ctx, out, "scratch", pl->scratch.dirs[d], "a private tmpfs of %llu bytes, mode 1777, "
+        sandbox_explain_add(ctx, out, "scratch", pl->scratch.dirs[d],
+                            "a private tmpfs of %llu bytes, mode 1777, "
                             "empty at the start and emptied at the end; the host's %s is out of sight",
                             size, pl->scratch.dirs[d]);
-    sandbox_explain_add(ctx, out, "dev", "/dev", "private and minimal: null, zero, full, random, urandom, tty, "
+    sandbox_explain_add(ctx, out, "dev", "/dev",
+                        "private and minimal: null, zero, full, random, urandom, tty, "
                         "a new pts instance, and shm (a private 64 MiB tmpfs)");
-    sandbox_explain_add(ctx, out, "proc", "/proc", "the sandbox's own procfs (its processes only), read-only; "
+    sandbox_explain_add(ctx, out, "proc", "/proc",
+                        "the sandbox's own procfs (its processes only), read-only; "
                         "/proc/keys masked");
     char err[256];
     int root = kernel_fs_masks_proc(geteuid()) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -2;
     if (root == -2)
-        sandbox_explain_add(ctx, out, "proc", "/proc", "owner-only global files: refused by the kernel to this "
+        sandbox_explain_add(ctx, out, "proc", "/proc",
+                            "owner-only global files: refused by the kernel to this "
                             "caller's uid, no mask needed");
     else if (root < 0 || kernel_fs_each_proc_masked(root, add_proc_masked, pl, err, sizeof err) < 0)
-        sandbox_explain_add(ctx, out, "proc", "/proc", "which owner-only files are masked cannot be listed here: %s",
+        sandbox_explain_add(ctx, out, "proc", "/proc",
+                            "which owner-only files are masked cannot be listed here: %s",
                             root < 0 ? strerror(errno) : err);
     if (root >= 0)
         close(root);
@@ -283,16 +305,20 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
     else if (!net->has_outgoing_proxy)
         sandbox_explain_add(ctx, out, "network", "", "none: a network namespace with only loopback%s",
                             net->local_binding ? " (servers may listen on it)" : "");
-    sandbox_explain_add(ctx, out, "unix-sockets", "", "only sockets on a writable mount of the view; the host's "
+    sandbox_explain_add(ctx, out, "unix-sockets", "",
+                        "only sockets on a writable mount of the view; the host's "
                         "elsewhere are refused by the connect() check, abstract ones %s",
                         pl->netns ? "are the sandbox's own" : "are refused");
     bool legacy = linux_ns_legacy_mounts();
-    sandbox_explain_add(ctx, out, "kernel", "mount_setattr", "%s", legacy ? "not used (missing, or "
-                        LINUX_NS_FORCE_LEGACY_ENV "=1): the legacy bind-remount path" : "available");
+    sandbox_explain_add(ctx, out, "kernel", "mount_setattr", "%s",
+                        legacy ? "not used (missing, or " LINUX_NS_FORCE_LEGACY_ENV
+                                 "=1): the legacy bind-remount path"
+                               : "available");
     int abi = landlock_abi();
-    sandbox_explain_add(ctx, out, "kernel", "landlock", "ABI %d: %s", abi, abi >= 6 ?
-                        "signals and abstract sockets also scoped to the sandbox" :
-                        "no signal or abstract-socket scope (Linux < 6.12); the namespaces keep them in");
+    sandbox_explain_add(
+        ctx, out, "kernel", "landlock", "ABI %d: %s", abi,
+        abi >= 6 ? "signals and abstract sockets also scoped to the sandbox"
+                 : "no signal or abstract-socket scope (Linux < 6.12); the namespaces keep them in");
 }
 
 enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
@@ -311,16 +337,21 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         return SANDBOX_OK;
     }
     /* prepare()'s state, and the launch's first steps (userns_probe). */
-    struct linux_ns_state st = {.sandbox = true, .netns = !p->network.egress || p->network.has_outgoing_proxy,
-                                .legacy_mounts = linux_ns_legacy_mounts(), .uid = geteuid(), .gid = getegid(),
+    struct linux_ns_state st = {.sandbox = true,
+                                .netns = !p->network.egress || p->network.has_outgoing_proxy,
+                                .legacy_mounts = linux_ns_legacy_mounts(),
+                                .uid = geteuid(),
+                                .gid = getegid(),
                                 .link = -1};
     char err[SANDBOX_ERROR_MAX];
     kernel_diag_set_alternatives(ctx->alternatives);
     if (userns_probe(&st, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
-    struct plan pl = {.ctx = ctx, .roots = mount_policy_roots(ctx),
+    struct plan pl = {.ctx = ctx,
+                      .roots = mount_policy_roots(ctx),
                       .write_denied = mount_policy_merged(&p->denied_write_paths, NULL),
-                      .read_denied = mount_policy_merged(&p->denied_read_paths, NULL), .netns = st.netns,
+                      .read_denied = mount_policy_merged(&p->denied_read_paths, NULL),
+                      .netns = st.netns,
                       .out = out};
     enum sandbox_result r = SANDBOX_OK;
     if (!pl.roots || !pl.write_denied || !pl.read_denied) {
@@ -333,8 +364,8 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     if (host_root >= 0)
         close(host_root);
     if (sr != 0) {
-        r = host_root < 0 ? sandbox_fail(ctx, "scratch: cannot open /: %s", strerror(errno)) :
-                            sandbox_fail(ctx, "%s", err);
+        r = host_root < 0 ? sandbox_fail(ctx, "scratch: cannot open /: %s", strerror(errno))
+                          : sandbox_fail(ctx, "%s", err);
         goto out;
     }
     describe(ctx, out, &pl);
@@ -343,7 +374,8 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         if (out->queries[i].kind == SANDBOX_QUERY_CONNECT)
             judge_connect(ctx, out, i);
         else
-            sandbox_explain_verdict(ctx, out, i, decide(&pl, &out->queries[i], rule, sizeof rule), "%s", rule);
+            sandbox_explain_verdict(ctx, out, i, decide(&pl, &out->queries[i], rule, sizeof rule), "%s",
+                                    rule);
     }
 out:
     free(pl.roots);

@@ -73,7 +73,7 @@ static int if_socket(const char *path, const char *named_by, host_ipc_socket_fn 
 /* D-Bus addresses: "unix:path=/run/user/1000/bus,guid=...;unix:abstract=..." */
 static int dbus_address(const char *addr, const char *named_by, host_ipc_socket_fn fn, void *arg)
 {
-    for (const char *p = addr; (p = strstr(p, "path=")) != NULL; ) {
+    for (const char *p = addr; (p = strstr(p, "path=")) != NULL;) {
         p += 5;
         size_t n = strcspn(p, ",;");
         char path[4096];
@@ -91,13 +91,15 @@ static int dbus_address(const char *addr, const char *named_by, host_ipc_socket_
 int host_ipc_each_socket(const struct sandbox_ctx *ctx, host_ipc_socket_fn fn, void *arg)
 {
     static const char *const system_sockets[] = {
-        "/run/docker.sock", "/var/run/docker.sock", "/run/containerd/containerd.sock",
+        "/run/docker.sock",        "/var/run/docker.sock",        "/run/containerd/containerd.sock",
         "/run/podman/podman.sock", "/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
-        "/run/snapd.socket", "/run/systemd/private", "/run/systemd/io.system.ManagedOOM",
+        "/run/snapd.socket",       "/run/systemd/private",        "/run/systemd/io.system.ManagedOOM",
     };
     static const char *const home_sockets[] = {
-        ".docker/run/docker.sock", ".docker/desktop/docker.sock",
-        ".colima/default/docker.sock", ".rd/docker.sock",
+        ".docker/run/docker.sock",
+        ".docker/desktop/docker.sock",
+        ".colima/default/docker.sock",
+        ".rd/docker.sock",
     };
     for (size_t i = 0; i < sizeof system_sockets / sizeof system_sockets[0]; i++)
         if (if_socket(system_sockets[i], "a well-known system socket", fn, arg) != 0)

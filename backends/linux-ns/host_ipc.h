@@ -14,7 +14,8 @@
 /* Called with each socket host_ipc_mask_sockets masks: the socket, open
  * (O_PATH, st filled), its name, and what names it ("SSH_AUTH_SOCK", ...).
  * Nonzero stops the walk. */
-typedef int (*host_ipc_socket_fn)(const struct sp_node *sock, const char *path, const char *named_by, void *arg);
+typedef int (*host_ipc_socket_fn)(const struct sp_node *sock, const char *path, const char *named_by,
+                                  void *arg);
 
 /* Each socket that exists now among those the environment names and the
  * well-known engine sockets; 0, or -1 when fn stopped it. */

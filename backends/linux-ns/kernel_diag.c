@@ -61,22 +61,25 @@ void kernel_diag_userns(const char *step, int error, char *buf, size_t buflen)
         why = "user namespaces are disabled (user.max_user_namespaces = 0); "
               "fix: sysctl -w user.max_user_namespaces=15000";
     else if (error == ENOSPC)
-        why = "the limit on user namespaces is reached (user.max_user_namespaces) or namespaces nest too deep";
+        why =
+            "the limit on user namespaces is reached (user.max_user_namespaces) or namespaces nest too deep";
     /* Writing the namespace's own limits (userns_limits.c) where /proc/sys
      * is mounted read-only: a container runtime's masked /proc. */
     else if (error == EROFS)
         why = "/proc/sys is read-only here (a container runtime's /proc); fix: run the container with "
               "--security-opt systempaths=unconfined";
     else if (sysctl_first("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == '1')
-        why = "AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+: "
-              "kernel.apparmor_restrict_unprivileged_userns = 1); fix: install an AppArmor profile for "
-              "this binary that allows 'userns,', or sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
+        why =
+            "AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+: "
+            "kernel.apparmor_restrict_unprivileged_userns = 1); fix: install an AppArmor profile for "
+            "this binary that allows 'userns,', or sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
     else if (in_container() || in_seccomp_filter())
         why = "running in a container whose default seccomp/AppArmor profile forbids namespaces; fix: run "
               "the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined "
               "(and --security-opt systempaths=unconfined for the private /proc)";
     else if (error == EINVAL)
-        why = "the kernel lacks user, PID or network namespace support (CONFIG_USER_NS, CONFIG_PID_NS, CONFIG_NET_NS)";
+        why = "the kernel lacks user, PID or network namespace support (CONFIG_USER_NS, CONFIG_PID_NS, "
+              "CONFIG_NET_NS)";
     else
         why = "the kernel refused the user namespace";
     /* The host, not the policy, is what refuses here: where the build has a

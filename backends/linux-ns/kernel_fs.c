@@ -86,8 +86,10 @@ int kernel_fs_each_proc_masked(int root_fd, kernel_fs_proc_fn fn, void *arg, cha
         if (e->d_name[0] == '.' || all_digits(e->d_name) || e->d_type == DT_LNK)
             continue;
         if (n == sizeof names / sizeof names[0]) {
-            snprintf(err, errlen, "/proc: more global entries than expected (%zu); refusing to leave "
-                     "any of them unmasked", n);
+            snprintf(err, errlen,
+                     "/proc: more global entries than expected (%zu); refusing to leave "
+                     "any of them unmasked",
+                     n);
             closedir(d);
             return -1;
         }
@@ -119,7 +121,8 @@ static int mask_proc_entry(int proc_fd, const char *name, void *arg)
     char path[300];
     snprintf(path, sizeof path, "/proc/%s", name);
     int rc = owner_only(node.st.st_mode) /* of what is open now */
-           ? mnt_bind(m->legacy, m->devnull, &node, BIND_KEEP, path, m->err, m->errlen) : 0;
+                 ? mnt_bind(m->legacy, m->devnull, &node, BIND_KEEP, path, m->err, m->errlen)
+                 : 0;
     safe_path_close(&node);
     return rc;
 }
@@ -153,7 +156,7 @@ static bool writable_kernel_fs(const struct mount_info *m, const void *unused)
 struct table_entry {
     unsigned long long id, parent;
     char *point;
-    bool target;  /* a writable kernel filesystem to make read-only */
+    bool target; /* a writable kernel filesystem to make read-only */
 };
 struct table {
     struct table_entry *e;
@@ -217,9 +220,12 @@ static int make_read_only(int root_fd, bool legacy, const struct table *t, const
     if (at == m->id)
         rc = mnt_make_read_only(legacy, node.fd, m->point, err, errlen);
     else if (!at || !covers(t, at, m)) {
-        snprintf(err, errlen, "%s: a writable kernel filesystem mounted there cannot be reached by its path to "
-                 "make it read-only (%s): its directories changed while the sandbox was being built, or cannot be "
-                 "searched; refusing", m->point, e ? strerror(-e) : "the path leads to another mount");
+        snprintf(
+            err, errlen,
+            "%s: a writable kernel filesystem mounted there cannot be reached by its path to "
+            "make it read-only (%s): its directories changed while the sandbox was being built, or cannot be "
+            "searched; refusing",
+            m->point, e ? strerror(-e) : "the path leads to another mount");
         rc = -1;
     }
     if (e == 0)
@@ -244,8 +250,8 @@ int kernel_fs_read_only(int root_fd, bool legacy, char *err, size_t errlen)
 
 /* Mount a fresh, read-only `type` on `path` (relative to root_fd), if it
  * is there (a minimal chroot may have no /sys). */
-static int fresh_read_only(int root_fd, const char *path, const char *type, const char *data,
-                           char *err, size_t errlen)
+static int fresh_read_only(int root_fd, const char *path, const char *type, const char *data, char *err,
+                           size_t errlen)
 {
     struct sp_node dir;
     if (safe_path_open(root_fd, path + 1, &dir) != 0)
@@ -260,8 +266,10 @@ int kernel_fs_own_sysfs(int root_fd, char *err, size_t errlen)
     int rc = fresh_read_only(root_fd, "/sys", "sysfs", NULL, err, errlen);
     if (rc != 0 && errno == EPERM) {
         size_t n = strlen(err);
-        snprintf(err + n, errlen - n, "; the kernel refuses a new sysfs while parts of /sys are masked "
-                 "(a container's default masks): run the container with --security-opt systempaths=unconfined");
+        snprintf(
+            err + n, errlen - n,
+            "; the kernel refuses a new sysfs while parts of /sys are masked "
+            "(a container's default masks): run the container with --security-opt systempaths=unconfined");
     }
     return rc;
 }

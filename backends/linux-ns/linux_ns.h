@@ -39,13 +39,13 @@
 #define LINUX_NS_FORCE_LEGACY_ENV "HAS_FORCE_LEGACY_MOUNT"
 
 struct linux_ns_state {
-    bool sandbox;        /* false for full_access: no namespaces at all */
-    bool netns;          /* a private network namespace (lo only) */
-    bool legacy_mounts;  /* bind-remount instead of mount_setattr */
-    uid_t uid;           /* caller's ids, mapped to themselves inside */
+    bool sandbox;       /* false for full_access: no namespaces at all */
+    bool netns;         /* a private network namespace (lo only) */
+    bool legacy_mounts; /* bind-remount instead of mount_setattr */
+    uid_t uid;          /* caller's ids, mapped to themselves inside */
     gid_t gid;
-    int link;            /* workload side of the init/workload socket pair */
-    bool in_view;        /* the workload: the init said "go" (the sandbox is finished) */
+    int link;     /* workload side of the init/workload socket pair */
+    bool in_view; /* the workload: the init said "go" (the sandbox is finished) */
 };
 
 /* Errors: every function below that can fail writes one line into
@@ -84,11 +84,11 @@ const char **mount_policy_merged(const struct string_list *list, const char *ext
 /* The writable roots, merged: the cwd (workspace_write, auto) and
  * allowedWritePaths.  NULL-terminated; free() the array only. */
 const char **mount_policy_roots(const struct sandbox_ctx *ctx);
-int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
-                       char *err, size_t errlen);
+int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err,
+                       size_t errlen);
 /* After the init joined the sandbox's network namespace: its own sysfs. */
-int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
-                       char *err, size_t errlen);
+int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err,
+                       size_t errlen);
 
 /* kernel_fs.c (needs mount_ops.h for struct sp_node) */
 struct sp_node;
@@ -117,8 +117,8 @@ int kernel_fs_hide_cgroups(int root_fd, char *err, size_t errlen);
 /* scratch_tmp.c: with the policy's "scratch", a private tmpfs of its size,
  * mode 1777, owned by the caller, on /tmp and on /var/tmp (if it is a
  * directory); a working directory or writable root beneath them is refused. */
-int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd,
-                      char *err, size_t errlen);
+int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd, char *err,
+                      size_t errlen);
 /* What scratch_tmp_mount() will do (--explain uses it too): the directories
  * beneath `root_fd` that get the tmpfs (/var/tmp only if a directory; none
  * without "scratch"), or -1 and the launch's refusal in `err`. */
@@ -135,8 +135,8 @@ const char *scratch_tmp_covering(const struct scratch_plan *plan, const char *pa
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or
  * exchange can move a denial; refuse a denied file with other hard links. */
-int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p,
-                   char *err, size_t errlen);
+int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p, char *err,
+                   size_t errlen);
 
 /* backend.c: what prepare() refuses for this policy (NULL: nothing), and
  * whether the mounts take the legacy path (for --explain too). */

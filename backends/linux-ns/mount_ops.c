@@ -77,13 +77,18 @@ static int modern_bind(const struct sp_node *src, const struct sp_node *dst, enu
     }
     if (rc != 0) {
         snprintf(err, errlen, "%s: cannot make the bind %s (mount_setattr): %s%s", path,
-                 mode == BIND_RO ? "read-only" : mode == BIND_DEVICE ? "a usable device" : "writable", strerror(errno),
+                 mode == BIND_RO       ? "read-only"
+                 : mode == BIND_DEVICE ? "a usable device"
+                                       : "writable",
+                 strerror(errno),
                  mode == BIND_RW && errno == EPERM
-                     ? "; the host mounted this filesystem read-only, so it cannot be a writable root" : "");
+                     ? "; the host mounted this filesystem read-only, so it cannot be a writable root"
+                     : "");
         close(tree);
         return -1;
     }
-    if (syscall(SYS_move_mount, tree, "", dst->fd, "", MNTAPI_MOVE_MOUNT_F_EMPTY_PATH | MNTAPI_MOVE_MOUNT_T_EMPTY_PATH) != 0) {
+    if (syscall(SYS_move_mount, tree, "", dst->fd, "",
+                MNTAPI_MOVE_MOUNT_F_EMPTY_PATH | MNTAPI_MOVE_MOUNT_T_EMPTY_PATH) != 0) {
         snprintf(err, errlen, "%s: cannot attach the bind (move_mount): %s", path, strerror(errno));
         close(tree);
         return -1;
@@ -100,13 +105,20 @@ static unsigned long current_flags(int fd)
     unsigned long f = 0;
     if (fstatvfs(fd, &sv) != 0)
         return 0;
-    if (sv.f_flag & ST_RDONLY) f |= MS_RDONLY;
-    if (sv.f_flag & ST_NOSUID) f |= MS_NOSUID;
-    if (sv.f_flag & ST_NODEV) f |= MS_NODEV;
-    if (sv.f_flag & ST_NOEXEC) f |= MS_NOEXEC;
-    if (sv.f_flag & ST_NOATIME) f |= MS_NOATIME;
-    if (sv.f_flag & ST_NODIRATIME) f |= MS_NODIRATIME;
-    if (sv.f_flag & ST_RELATIME) f |= MS_RELATIME;
+    if (sv.f_flag & ST_RDONLY)
+        f |= MS_RDONLY;
+    if (sv.f_flag & ST_NOSUID)
+        f |= MS_NOSUID;
+    if (sv.f_flag & ST_NODEV)
+        f |= MS_NODEV;
+    if (sv.f_flag & ST_NOEXEC)
+        f |= MS_NOEXEC;
+    if (sv.f_flag & ST_NOATIME)
+        f |= MS_NOATIME;
+    if (sv.f_flag & ST_NODIRATIME)
+        f |= MS_NODIRATIME;
+    if (sv.f_flag & ST_RELATIME)
+        f |= MS_RELATIME;
     return f;
 }
 
@@ -120,7 +132,8 @@ static int remount_fd(int fd, unsigned long add, unsigned long drop)
 
 struct each_call {
     bool (*want)(const struct mount_info *m, const void *arg);
-    int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg, char *err, size_t errlen);
+    int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg, char *err,
+               size_t errlen);
     const void *arg;
     int root_fd;
     char *err;
@@ -140,7 +153,8 @@ static int each_one(const struct mount_info *m, void *call_arg)
     if (e == -EACCES || e == -ENOENT || e == -ENOTDIR)
         return 0;
     if (e != 0) {
-        snprintf(c->err, c->errlen, "%s (%s): cannot open the mount point: %s", m->point, m->fstype, strerror(-e));
+        snprintf(c->err, c->errlen, "%s (%s): cannot open the mount point: %s", m->point, m->fstype,
+                 strerror(-e));
         return -1;
     }
     int rc = c->act(&node, m, c->arg, c->err, c->errlen);
@@ -149,8 +163,8 @@ static int each_one(const struct mount_info *m, void *call_arg)
 }
 
 int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
-             int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg,
-                        char *err, size_t errlen),
+             int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg, char *err,
+                        size_t errlen),
              const void *arg, char *err, size_t errlen)
 {
     struct each_call c = {want, act, arg, open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), err, errlen};
@@ -166,7 +180,7 @@ int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
 /* What legacy_remount_tree() changes: the mounts at or under `prefix`. */
 struct remount_arg {
     const char *prefix;
-    unsigned long add;   /* MS_RDONLY, MS_NODEV */
+    unsigned long add; /* MS_RDONLY, MS_NODEV */
 };
 
 static bool at_or_under(const struct mount_info *m, const void *arg)
@@ -176,8 +190,8 @@ static bool at_or_under(const struct mount_info *m, const void *arg)
 
 /* EINVAL: not the root of a mount (a mount point hidden by a mount above
  * it resolves to that one's directory). */
-static int remount_adding(const struct sp_node *node, const struct mount_info *m, const void *arg,
-                          char *err, size_t errlen)
+static int remount_adding(const struct sp_node *node, const struct mount_info *m, const void *arg, char *err,
+                          size_t errlen)
 {
     unsigned long add = ((const struct remount_arg *)arg)->add;
     if (remount_fd(node->fd, add, 0) == 0 || errno == EINVAL)
@@ -217,19 +231,22 @@ static int legacy_bind(const struct sp_node *src, const struct sp_node *dst, enu
     }
     /* BIND_DEVICE: the source's flags (read-only), device nodes usable */
     int rc = mode == BIND_RW ? remount_fd(top, 0, MS_RDONLY)
-           : remount_fd(top, MS_RDONLY, mode == BIND_DEVICE ? MS_NODEV : 0);
+                             : remount_fd(top, MS_RDONLY, mode == BIND_DEVICE ? MS_NODEV : 0);
     int e = errno;
     close(top);
     if (rc != 0) {
         snprintf(err, errlen, "%s: cannot remount the bind %s: %s", path,
-                 mode == BIND_RO ? "read-only" : mode == BIND_DEVICE ? "a usable device" : "writable", strerror(e));
+                 mode == BIND_RO       ? "read-only"
+                 : mode == BIND_DEVICE ? "a usable device"
+                                       : "writable",
+                 strerror(e));
         return -1;
     }
     return mode == BIND_RO ? legacy_remount_tree(path, MS_RDONLY, err, errlen) : 0;
 }
 
-int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
-             enum bind_mode mode, const char *path, char *err, size_t errlen)
+int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst, enum bind_mode mode,
+             const char *path, char *err, size_t errlen)
 {
     return legacy ? legacy_bind(src, dst, mode, path, err, errlen)
                   : modern_bind(src, dst, mode, path, err, errlen);

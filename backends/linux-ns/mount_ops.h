@@ -23,8 +23,8 @@
  * object up again (crossing the mount just made) without re-walking the
  * whole path. */
 struct sp_node {
-    int parent;              /* -1 when the node is the base itself */
-    bool borrowed_parent;    /* parent belongs to a struct sp_dir_cache */
+    int parent;           /* -1 when the node is the base itself */
+    bool borrowed_parent; /* parent belongs to a struct sp_dir_cache */
     int fd;
     char name[NAME_MAX + 1];
     struct stat st;
@@ -48,7 +48,7 @@ void safe_path_close(struct sp_node *node);
  */
 struct sp_dir_cache {
     char dir[PATH_MAX];
-    int fd;                  /* -1: empty */
+    int fd; /* -1: empty */
 };
 int safe_path_open_cached(int base, const char *rel, struct sp_dir_cache *cache, struct sp_node *out);
 void safe_path_cache_close(struct sp_dir_cache *cache);
@@ -69,8 +69,8 @@ enum bind_mode {
  * Bind `src` over `dst`.  `path` is the policy path, for messages and, on
  * the legacy path only, for finding submounts to remount read-only.
  */
-int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst,
-             enum bind_mode mode, const char *path, char *err, size_t errlen);
+int mnt_bind(bool legacy, const struct sp_node *src, const struct sp_node *dst, enum bind_mode mode,
+             const char *path, char *err, size_t errlen);
 
 /* Make the one mount whose root `fd` is read-only (not its submounts). */
 int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t errlen);
@@ -81,8 +81,8 @@ int mnt_make_read_only(bool legacy, int fd, const char *path, char *err, size_t 
  * be reached by the workload either, and is skipped) and call `act` on it.
  * 0, or -1 with err set (by act, or here). */
 int mnt_each(bool (*want)(const struct mount_info *m, const void *arg),
-             int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg,
-                        char *err, size_t errlen),
+             int (*act)(const struct sp_node *node, const struct mount_info *m, const void *arg, char *err,
+                        size_t errlen),
              const void *arg, char *err, size_t errlen);
 
 /* Every mount of the tree nodev, and read-only unless `writable`

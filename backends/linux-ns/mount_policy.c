@@ -58,8 +58,8 @@ struct view {
 
 static int resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
 {
-    return path_resolve_error(field, path, error, "a link planted in a writable root could redirect the mount",
-                       err, errlen);
+    return path_resolve_error(field, path, error,
+                              "a link planted in a writable root could redirect the mount", err, errlen);
 }
 
 /* Whether the bind just made on `node` can hold a writable kernel
@@ -133,8 +133,8 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
          * writable (the host's /dev/null inode). */
         if (policy_path_at_or_beneath(roots[i], "/proc"))
             continue;
-        const char *field = roots[i] == ctx->cwd ? "working directory (the workspace write root)"
-                                                 : "allowedWritePaths";
+        const char *field =
+            roots[i] == ctx->cwd ? "working directory (the workspace write root)" : "allowedWritePaths";
         rc = bind_in_place(v, field, roots[i], BIND_RW, kernel_fs, err, errlen);
     }
     return rc;
@@ -166,7 +166,8 @@ static int dir_mask(const struct view *v, struct sp_node *mask, const struct sp_
         return -1;
     int fd = safe_path_reopen(dst);
     if (fd < 0 || fstat(fd, &mask->st) != 0) {
-        snprintf(err, errlen, "%s: cannot open the mask just mounted: %s", path, strerror(fd < 0 ? -fd : errno));
+        snprintf(err, errlen, "%s: cannot open the mask just mounted: %s", path,
+                 strerror(fd < 0 ? -fd : errno));
         if (fd >= 0)
             close(fd);
         return -1;
@@ -191,7 +192,8 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
         if (within && !policy_path_at_or_beneath(paths[i], within))
             continue;
         if (strcmp(paths[i], "/") == 0) {
-            snprintf(err, errlen, "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
+            snprintf(err, errlen,
+                     "deniedReadPaths: \"/\" cannot be masked (nothing could run); "
                      "use a narrower path");
             rc = -1;
             break;
@@ -242,7 +244,8 @@ static int private_proc(int root_fd, char *err, size_t errlen)
     int rc = mnt_new("proc", &proc, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, "/proc", err, errlen);
     if (rc != 0 && errno == EPERM) {
         size_t n = strlen(err);
-        snprintf(err + n, errlen - n, "; the kernel refuses a new procfs while parts of /proc are masked "
+        snprintf(err + n, errlen - n,
+                 "; the kernel refuses a new procfs while parts of /proc are masked "
                  "(a container's default /proc masks): run the container with "
                  "--security-opt systempaths=unconfined");
     }
@@ -314,7 +317,8 @@ static bool test_skips_read_denials(void)
 #endif
 }
 
-int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err, size_t errlen)
+int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err,
+                       size_t errlen)
 {
     const struct policy *p = ctx->policy;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
@@ -340,9 +344,9 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     if (mnt_tree_restrict(v.legacy, v.root_fd, root_writable, err, errlen) != 0 ||
         private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
         /* every mask from now on is a clone of the private /dev/null */
-        reopen_devnull(&v, &devnull, err, errlen) != 0 ||
-        private_proc(v.root_fd, err, errlen) != 0 ||
-        (kernel_fs_masks_proc(st->uid) && kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
+        reopen_devnull(&v, &devnull, err, errlen) != 0 || private_proc(v.root_fd, err, errlen) != 0 ||
+        (kernel_fs_masks_proc(st->uid) &&
+         kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
         writable_roots(&v, ctx, roots, &kernel_fs, err, errlen) != 0 ||
         private_dev_nodes_read_only(v.root_fd, v.legacy, roots, err, errlen) != 0 ||
         scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
@@ -366,7 +370,8 @@ out:
     return rc;
 }
 
-int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err, size_t errlen)
+int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err,
+                       size_t errlen)
 {
     if (!st->netns)
         return 0; /* the host's sysfs stays (mount_policy_apply) */

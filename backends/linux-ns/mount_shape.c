@@ -36,7 +36,7 @@ struct mnt_id_request {
     uint32_t size;
     uint32_t spare;
     uint64_t mnt_id;
-    uint64_t param;   /* statmount: what to return; listmount: the last id listed, or 0 */
+    uint64_t param; /* statmount: what to return; listmount: the last id listed, or 0 */
 };
 
 /* statmount(2)'s answer: this fixed part, then the strings it points into. */
@@ -47,7 +47,7 @@ struct mnt_statmount {
     uint32_t sb_dev_major, sb_dev_minor;
     uint64_t sb_magic;
     uint32_t sb_flags;
-    uint32_t fs_type;     /* offset of the type's name in str[] */
+    uint32_t fs_type; /* offset of the type's name in str[] */
     uint64_t mnt_id, mnt_parent_id;
     uint32_t mnt_id_old, mnt_parent_id_old;
     uint64_t mnt_attr, mnt_propagation, mnt_peer_group, mnt_master, propagate_from;
@@ -65,7 +65,8 @@ int mount_shape(int fd, char *fstype, size_t size, bool *submounts)
         struct mnt_statmount sm;
         char bytes[sizeof(struct mnt_statmount) + 256];
     } buf;
-    struct mnt_id_request req = {.size = sizeof req, .mnt_id = stx.stx_mnt_id, .param = MNT_STATMOUNT_FS_TYPE};
+    struct mnt_id_request req = {
+        .size = sizeof req, .mnt_id = stx.stx_mnt_id, .param = MNT_STATMOUNT_FS_TYPE};
     if (syscall(SYS_statmount, &req, &buf, sizeof buf, 0) != 0 || !(buf.sm.mask & MNT_STATMOUNT_FS_TYPE))
         return -1;
     size_t room = sizeof buf - sizeof buf.sm;

@@ -67,7 +67,8 @@ int netns_create(int *nsfd, char *err, size_t errlen)
     }
     int rc = loopback_up(s, err, errlen);
     if (rc == 0 && (*nsfd = ioctl(s, SIOCGSKNS)) < 0) {
-        snprintf(err, errlen, "cannot take the network namespace of a socket (SIOCGSKNS): %s", strerror(errno));
+        snprintf(err, errlen, "cannot take the network namespace of a socket (SIOCGSKNS): %s",
+                 strerror(errno));
         rc = -1;
     }
     close(s);
@@ -89,7 +90,8 @@ int netns_receive_join(int sock, bool join, char *err, size_t errlen)
         snprintf(err, errlen, "the workload did not hand over its network namespace");
         rc = -1;
     } else if (join && setns(fd, CLONE_NEWNET) != 0) {
-        snprintf(err, errlen, "the sandbox init cannot join the sandbox's network namespace: %s", strerror(errno));
+        snprintf(err, errlen, "the sandbox init cannot join the sandbox's network namespace: %s",
+                 strerror(errno));
         rc = -1;
     }
     if (fd >= 0)

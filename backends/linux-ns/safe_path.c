@@ -141,8 +141,8 @@ int safe_path_open_cached(int base, const char *rel, struct sp_dir_cache *cache,
 {
     const char *slash = strrchr(rel, '/');
     size_t dlen = slash ? (size_t)(slash - rel) : 0;
-    if (!slash || dlen >= sizeof cache->dir || cache->fd < 0 ||
-        strncmp(cache->dir, rel, dlen) != 0 || cache->dir[dlen] != '\0') {
+    if (!slash || dlen >= sizeof cache->dir || cache->fd < 0 || strncmp(cache->dir, rel, dlen) != 0 ||
+        cache->dir[dlen] != '\0') {
         int e = safe_path_open(base, rel, out);
         if (e != 0 || out->parent < 0 || !slash || dlen >= sizeof cache->dir)
             return e;

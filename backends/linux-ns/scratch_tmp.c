@@ -30,7 +30,7 @@
 
 static const char *const scratch_dirs[] = {"/tmp", "/var/tmp"};
 #define SCRATCH_DIRS (sizeof scratch_dirs / sizeof scratch_dirs[0])
-_Static_assert(SCRATCH_DIRS == sizeof ((struct scratch_plan *)0)->dirs / sizeof(const char *),
+_Static_assert(SCRATCH_DIRS == sizeof((struct scratch_plan *)0)->dirs / sizeof(const char *),
                "struct scratch_plan holds every scratch directory");
 
 /* The page the inode bound is counted in (derived, not the machine's). */
@@ -38,8 +38,10 @@ _Static_assert(SCRATCH_DIRS == sizeof ((struct scratch_plan *)0)->dirs / sizeof(
 
 static int hidden_path(const char *field, const char *path, const char *dir, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "scratch: %s %s is at or beneath %s, which the private scratch %s replaces; "
-             "move it elsewhere or leave out \"scratch\"", field, path, dir, dir);
+    snprintf(err, errlen,
+             "scratch: %s %s is at or beneath %s, which the private scratch %s replaces; "
+             "move it elsewhere or leave out \"scratch\"",
+             field, path, dir, dir);
     return -1;
 }
 
@@ -113,8 +115,8 @@ static int mount_one(int root_fd, const char *dir, const char *data, char *err, 
     return rc;
 }
 
-int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd,
-                      char *err, size_t errlen)
+int scratch_tmp_mount(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, int root_fd, char *err,
+                      size_t errlen)
 {
     struct scratch_plan plan;
     if (scratch_tmp_decide(ctx, root_fd, &plan, err, errlen) != 0)

@@ -61,8 +61,8 @@ pid_t userns_clone(char *err, size_t errlen)
         snprintf(err, errlen, "cannot create the lifeline pipe: %s", strerror(errno));
         return -1;
     }
-    unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-                          CLONE_NEWCGROUP | SIGCHLD;
+    unsigned long flags =
+        CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | SIGCHLD;
     /* The caller blocks the forwarded signals across this call
      * (linux-common's process/supervised_fork.c). */
     long pid = syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
@@ -111,7 +111,8 @@ static int write_id_maps(const struct linux_ns_state *st, char *err, size_t errl
 int userns_child_setup(const struct linux_ns_state *st, char *err, size_t errlen)
 {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-        snprintf(err, errlen, "cannot tie the sandbox to the supervisor (PR_SET_PDEATHSIG): %s", strerror(errno));
+        snprintf(err, errlen, "cannot tie the sandbox to the supervisor (PR_SET_PDEATHSIG): %s",
+                 strerror(errno));
         return -1;
     }
     close(lifeline[1]);
@@ -197,7 +198,8 @@ int userns_probe(const struct linux_ns_state *st, char *err, size_t errlen)
     close(said[1]);
     size_t got = 0;
     ssize_t n;
-    while (got + 1 < errlen && ((n = read(said[0], err + got, errlen - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+    while (got + 1 < errlen &&
+           ((n = read(said[0], err + got, errlen - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
         got += n > 0 ? (size_t)n : 0;
     err[got] = '\0';
     close(said[0]);

@@ -67,8 +67,7 @@ static int read_counter(const char *name, long *value, char *err, size_t errlen)
     if (fd >= 0)
         close(fd);
     if (n <= 0) {
-        snprintf(err, errlen, "cannot read the caller's limit %s: %s", path,
-                 n == 0 ? "empty" : strerror(e));
+        snprintf(err, errlen, "cannot read the caller's limit %s: %s", path, n == 0 ? "empty" : strerror(e));
         return -1;
     }
     text[n] = '\0';

@@ -13,10 +13,10 @@
 #include <stddef.h>
 
 struct sbpl_buf {
-    char *text;   /* NUL-terminated once anything was appended */
+    char *text; /* NUL-terminated once anything was appended */
     size_t len;
     size_t cap;
-    bool failed;  /* an allocation failed: the content is incomplete */
+    bool failed; /* an allocation failed: the content is incomplete */
 };
 
 void sbpl_buf_init(struct sbpl_buf *b);
@@ -24,8 +24,7 @@ void sbpl_buf_free(struct sbpl_buf *b);
 
 void sbpl_buf_append(struct sbpl_buf *b, const char *s);
 void sbpl_buf_append_n(struct sbpl_buf *b, const char *s, size_t n);
-void sbpl_buf_printf(struct sbpl_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void sbpl_buf_printf(struct sbpl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Hand the text over to the caller (malloc'd, never NULL unless failed);
  * the buffer is left empty.  Returns NULL if any append failed. */

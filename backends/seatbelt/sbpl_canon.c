@@ -45,13 +45,11 @@ static int canonicalize(const char *path, char *out, size_t outlen, int hops);
  * dangling symlink, creating that name would create the link's target, so
  * follow it; otherwise keep the tail literal.
  */
-static int follow_dangling(const char *resolved, const char *tail,
-                           char *out, size_t outlen, int hops)
+static int follow_dangling(const char *resolved, const char *tail, char *out, size_t outlen, int hops)
 {
     size_t first = strcspn(tail + 1, "/") + 1;
     char link[PATH_MAX], target[PATH_MAX];
-    if (join(resolved, "", link, sizeof link) != 0 ||
-        strlen(link) + first >= sizeof link)
+    if (join(resolved, "", link, sizeof link) != 0 || strlen(link) + first >= sizeof link)
         return join(resolved, tail, out, outlen);
     strncat(link, tail, first);
     struct stat st;
@@ -65,10 +63,9 @@ static int follow_dangling(const char *resolved, const char *tail,
     if (hops >= MAX_DANGLING_HOPS)
         return join(resolved, tail, out, outlen);
     char next[PATH_MAX];
-    int len = target[0] == '/'
-                  ? snprintf(next, sizeof next, "%s%s", target, tail + first)
-                  : snprintf(next, sizeof next, "%s/%s%s",
-                             strcmp(resolved, "/") == 0 ? "" : resolved, target, tail + first);
+    int len = target[0] == '/' ? snprintf(next, sizeof next, "%s%s", target, tail + first)
+                               : snprintf(next, sizeof next, "%s/%s%s",
+                                          strcmp(resolved, "/") == 0 ? "" : resolved, target, tail + first);
     if (len < 0 || (size_t)len >= sizeof next) {
         errno = ENAMETOOLONG;
         return -1;

@@ -21,7 +21,7 @@ int sbpl_append_string(struct sbpl_buf *b, const char *s)
     if (sbpl_string_problem(s))
         return -1;
     sbpl_buf_append(b, "\"");
-    for (const char *p = s; *p; ) {
+    for (const char *p = s; *p;) {
         size_t plain = strcspn(p, "\\\"");
         sbpl_buf_append_n(b, p, plain);
         p += plain;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 struct sbpl_pathset {
-    char **items;   /* a string_array (core/string_array.h) */
+    char **items; /* a string_array (core/string_array.h) */
     size_t count;
 };
 

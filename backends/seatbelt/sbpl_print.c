@@ -25,8 +25,10 @@
 
 static void usage_fail(const char *why)
 {
-    fprintf(stderr, "happy-agent-supervisor-sbpl-print: %s\n"
-                    "usage: happy-agent-supervisor-sbpl-print POLICY-JSON [PROXY-PORT...]\n", why);
+    fprintf(stderr,
+            "happy-agent-supervisor-sbpl-print: %s\n"
+            "usage: happy-agent-supervisor-sbpl-print POLICY-JSON [PROXY-PORT...]\n",
+            why);
     exit(HAS_EXIT_FAILURE);
 }
 

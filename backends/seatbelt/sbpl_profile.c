@@ -62,8 +62,7 @@ static void exclude(struct emitter *e, int depth, const char *filter, const char
 /* Exclude each path itself, which need not exist yet, and everything under
  * it; or (literals_only, for the ancestor guards) just the entry itself,
  * not what is created inside it. */
-static void exclude_all(struct emitter *e, int depth, const struct sbpl_pathset *set,
-                        bool literals_only)
+static void exclude_all(struct emitter *e, int depth, const struct sbpl_pathset *set, bool literals_only)
 {
     for (size_t i = 0; i < set->count; i++) {
         exclude(e, depth, "literal", set->items[i]);
@@ -74,11 +73,10 @@ static void exclude_all(struct emitter *e, int depth, const struct sbpl_pathset 
 
 static void header(struct emitter *e)
 {
-    sbpl_buf_append(&e->out,
-        "(version 1)\n"
-        "; happy-agent-supervisor: Seatbelt profile generated from the policy.\n"
-        "; What no rule below allows is denied.\n"
-        "(deny default)\n");
+    sbpl_buf_append(&e->out, "(version 1)\n"
+                             "; happy-agent-supervisor: Seatbelt profile generated from the policy.\n"
+                             "; What no rule below allows is denied.\n"
+                             "(deny default)\n");
 }
 
 /* (allow OP), or with denials (allow OP (require-all (subpath "/")
@@ -98,15 +96,13 @@ static void allow_except(struct emitter *e, const char *op, const struct sbpl_pa
 
 static void processes(struct emitter *e)
 {
-    sbpl_buf_append(&e->out,
-        "\n; Processes: fork freely; run any program the workload may read,\n"
-        "; except sudo and su (no no_new_privs on macOS); signal and inspect\n"
-        "; only processes inside this same sandbox.\n"
-        "(allow process-fork)\n");
+    sbpl_buf_append(&e->out, "\n; Processes: fork freely; run any program the workload may read,\n"
+                             "; except sudo and su (no no_new_privs on macOS); signal and inspect\n"
+                             "; only processes inside this same sandbox.\n"
+                             "(allow process-fork)\n");
     allow_except(e, "process-exec", &e->rules->exec_denied);
-    sbpl_buf_append(&e->out,
-        "(allow signal (target same-sandbox))\n"
-        "(allow process-info* (target same-sandbox))\n");
+    sbpl_buf_append(&e->out, "(allow signal (target same-sandbox))\n"
+                             "(allow process-info* (target same-sandbox))\n");
 }
 
 /* Every session's terminal device (/dev/ttys000 ...): a constant, never a
@@ -117,41 +113,43 @@ static void processes(struct emitter *e)
 static void services(struct emitter *e)
 {
     sbpl_buf_append(&e->out,
-        "\n; Read-only kernel facts every runtime asks for (page size, CPUs, OS).\n"
-        "(allow sysctl-read)\n"
-        "; User and group lookups (getpwuid: shells, ls -l, git, ssh).\n"
-        "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n"
-        "; Named POSIX semaphores (Python multiprocessing locks).\n"
-        "(allow ipc-posix-sem)\n"
-        "; Group membership (getgrouplist: id, groups, tools checking access).\n"
-        "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))\n"
-        "; Where the per-user temporary and cache directories are (confstr's\n"
-        "; _CS_DARWIN_USER_TEMP_DIR, how programs find $TMPDIR): naming them only;\n"
-        "; whether they are writable is the policy's decision, as for /tmp.\n"
-        "(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n"
-        "; Reading user preferences (CFPreferences: defaults, Foundation-based\n"
-        "; tools); writing them stays denied.\n"
-        "(allow user-preference-read)\n"
-        "; New pseudo-terminals for interactive programs (script, expect,\n"
-        "; node-pty, python's pty): /dev/ptmx, and only the ttys this sandbox\n"
-        "; created (the pty extension Seatbelt issues), never another terminal.\n"
-        "(allow pseudo-tty)\n"
-        "(allow file-read* (literal \"/dev/ptmx\"))\n"
-        "(allow file-write* (literal \"/dev/ptmx\"))\n"
-        "(allow file-ioctl (literal \"/dev/ptmx\"))\n"
-        "(allow file-read* (require-all (regex \"" SBPL_TERMINALS_REGEX "\") (extension \"com.apple.sandbox.pty\")))\n"
-        "(allow file-write* (require-all (regex \"" SBPL_TERMINALS_REGEX "\") (extension \"com.apple.sandbox.pty\")))\n"
-        "(allow file-ioctl (require-all (regex \"" SBPL_TERMINALS_REGEX "\") (extension \"com.apple.sandbox.pty\")))\n");
+                    "\n; Read-only kernel facts every runtime asks for (page size, CPUs, OS).\n"
+                    "(allow sysctl-read)\n"
+                    "; User and group lookups (getpwuid: shells, ls -l, git, ssh).\n"
+                    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n"
+                    "; Named POSIX semaphores (Python multiprocessing locks).\n"
+                    "(allow ipc-posix-sem)\n"
+                    "; Group membership (getgrouplist: id, groups, tools checking access).\n"
+                    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))\n"
+                    "; Where the per-user temporary and cache directories are (confstr's\n"
+                    "; _CS_DARWIN_USER_TEMP_DIR, how programs find $TMPDIR): naming them only;\n"
+                    "; whether they are writable is the policy's decision, as for /tmp.\n"
+                    "(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n"
+                    "; Reading user preferences (CFPreferences: defaults, Foundation-based\n"
+                    "; tools); writing them stays denied.\n"
+                    "(allow user-preference-read)\n"
+                    "; New pseudo-terminals for interactive programs (script, expect,\n"
+                    "; node-pty, python's pty): /dev/ptmx, and only the ttys this sandbox\n"
+                    "; created (the pty extension Seatbelt issues), never another terminal.\n"
+                    "(allow pseudo-tty)\n"
+                    "(allow file-read* (literal \"/dev/ptmx\"))\n"
+                    "(allow file-write* (literal \"/dev/ptmx\"))\n"
+                    "(allow file-ioctl (literal \"/dev/ptmx\"))\n"
+                    "(allow file-read* (require-all (regex \"" SBPL_TERMINALS_REGEX
+                    "\") (extension \"com.apple.sandbox.pty\")))\n"
+                    "(allow file-write* (require-all (regex \"" SBPL_TERMINALS_REGEX
+                    "\") (extension \"com.apple.sandbox.pty\")))\n"
+                    "(allow file-ioctl (require-all (regex \"" SBPL_TERMINALS_REGEX
+                    "\") (extension \"com.apple.sandbox.pty\")))\n");
 }
 
 static void reads(struct emitter *e)
 {
     const struct sbpl_rules *r = e->rules;
-    sbpl_buf_append(&e->out,
-        "\n; Reads: everywhere except the read-denied paths and other sessions'\n"
-        "; terminals (reading one takes the keystrokes typed there: the user's\n"
-        "; other Terminal tabs, their passwords).\n"
-        "(allow file-read*");
+    sbpl_buf_append(&e->out, "\n; Reads: everywhere except the read-denied paths and other sessions'\n"
+                             "; terminals (reading one takes the keystrokes typed there: the user's\n"
+                             "; other Terminal tabs, their passwords).\n"
+                             "(allow file-read*");
     new_line(e, 1);
     sbpl_buf_append(&e->out, "(require-all");
     path_filter(e, 2, "subpath", "/");
@@ -159,7 +157,8 @@ static void reads(struct emitter *e)
     new_line(e, 2);
     sbpl_buf_append(&e->out, "(require-not (regex \"" SBPL_TERMINALS_REGEX "\"))))\n");
     if (r->terminals.count > 0) {
-        sbpl_buf_append(&e->out, "; The terminal(s) the workload was started on: its own input.\n(allow file-read*");
+        sbpl_buf_append(&e->out,
+                        "; The terminal(s) the workload was started on: its own input.\n(allow file-read*");
         for (size_t i = 0; i < r->terminals.count; i++)
             path_filter(e, 1, "literal", r->terminals.items[i]);
         sbpl_buf_append(&e->out, ")\n");
@@ -173,10 +172,9 @@ static void writes(struct emitter *e)
         sbpl_buf_append(&e->out, "\n; Writes: no writable root.\n");
         return;
     }
-    sbpl_buf_append(&e->out,
-        "\n; Writes: under the writable roots only, never a write-denied path\n"
-        "; (existing or not) nor the entry of a directory above one.\n"
-        "(allow file-write*");
+    sbpl_buf_append(&e->out, "\n; Writes: under the writable roots only, never a write-denied path\n"
+                             "; (existing or not) nor the entry of a directory above one.\n"
+                             "(allow file-write*");
     new_line(e, 1);
     sbpl_buf_append(&e->out, "(require-all");
     new_line(e, 2);
@@ -192,10 +190,9 @@ static void writes(struct emitter *e)
 static void devices(struct emitter *e)
 {
     const struct sbpl_rules *r = e->rules;
-    sbpl_buf_append(&e->out,
-        "\n; Devices: /dev/null, the sink every shell redirects to, and the\n"
-        "; terminal the workload was started on (if any).\n"
-        "(allow file-write-data");
+    sbpl_buf_append(&e->out, "\n; Devices: /dev/null, the sink every shell redirects to, and the\n"
+                             "; terminal the workload was started on (if any).\n"
+                             "(allow file-write-data");
     new_line(e, 1);
     sbpl_buf_append(&e->out, "(require-all");
     new_line(e, 2);
@@ -207,41 +204,37 @@ static void devices(struct emitter *e)
         path_filter(e, 3, "literal", SBPL_CONTROLLING_TTY);
     for (size_t i = 0; i < r->terminals.count; i++)
         path_filter(e, 3, "literal", r->terminals.items[i]);
-    sbpl_buf_append(&e->out,
-        ")))\n"
-        "; /dev/fd/N re-opens a descriptor the process already holds.\n"
-        "(allow file-write-data (subpath \"/dev/fd\"))\n");
+    sbpl_buf_append(&e->out, ")))\n"
+                             "; /dev/fd/N re-opens a descriptor the process already holds.\n"
+                             "(allow file-write-data (subpath \"/dev/fd\"))\n");
 }
 
 /* The trustd lookups (sbpl_rules.h: certificate_verification). */
 static void certificate_verification(struct emitter *e)
 {
-    sbpl_buf_append(&e->out,
-        "; Certificate verification: Security.framework's trust evaluation (Go's\n"
-        "; crypto/x509, anything using SecTrust) asks trustd over Mach; without it\n"
-        "; every chain fails (x509: OSStatus -26276).  The per-user agent and the\n"
-        "; system daemon; no other Security service.\n");
+    sbpl_buf_append(&e->out, "; Certificate verification: Security.framework's trust evaluation (Go's\n"
+                             "; crypto/x509, anything using SecTrust) asks trustd over Mach; without it\n"
+                             "; every chain fails (x509: OSStatus -26276).  The per-user agent and the\n"
+                             "; system daemon; no other Security service.\n");
     if (e->rules->net == SBPL_NET_PROXY)
         /* trustd fetches the AIA, OCSP and CRL URLs of the certificate under
          * evaluation itself, so a workload could have any URL fetched past
          * allowedHosts: only when the policy says it accepts that. */
         sbpl_buf_append(&e->out,
-            "; Under the proxy by the policy's allowUnproxiedCertificateFetches: trustd\n"
-            "; fetches the URLs a certificate names itself, not through the proxy.\n");
-    sbpl_buf_append(&e->out,
-        "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"
-        "(allow mach-lookup (global-name \"com.apple.trustd\"))\n");
+                        "; Under the proxy by the policy's allowUnproxiedCertificateFetches: trustd\n"
+                        "; fetches the URLs a certificate names itself, not through the proxy.\n");
+    sbpl_buf_append(&e->out, "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"
+                             "(allow mach-lookup (global-name \"com.apple.trustd\"))\n");
 }
 
 static void network(struct emitter *e)
 {
     const struct sbpl_rules *r = e->rules;
     switch (r->net) {
-    case SBPL_NET_NONE:
-        sbpl_buf_append(&e->out, "\n; Network: none (egress false).\n");
-        break;
+    case SBPL_NET_NONE: sbpl_buf_append(&e->out, "\n; Network: none (egress false).\n"); break;
     case SBPL_NET_EGRESS:
-        sbpl_buf_append(&e->out,
+        sbpl_buf_append(
+            &e->out,
             "\n; Network: outbound to any IP address, and name resolution through\n"
             "; mDNSResponder and the resolver configuration.  No other local socket.\n"
             "(allow network-outbound (remote ip \"*:*\"))\n"
@@ -249,10 +242,9 @@ static void network(struct emitter *e)
             "(allow mach-lookup (global-name \"com.apple.SystemConfiguration.DNSConfiguration\"))\n");
         break;
     case SBPL_NET_PROXY:
-        sbpl_buf_append(&e->out,
-            "\n; Network: only the outgoing proxy's front-ends on loopback; the\n"
-            "; proxy resolves names, so no DNS service either.\n"
-            "(allow network-outbound");
+        sbpl_buf_append(&e->out, "\n; Network: only the outgoing proxy's front-ends on loopback; the\n"
+                                 "; proxy resolves names, so no DNS service either.\n"
+                                 "(allow network-outbound");
         for (size_t i = 0; i < r->port_count; i++) {
             new_line(e, 1);
             sbpl_buf_printf(&e->out, "(remote ip \"localhost:%u\")", (unsigned)r->ports[i]);
@@ -263,10 +255,9 @@ static void network(struct emitter *e)
     if (r->certificate_verification)
         certificate_verification(e);
     if (r->local_binding)
-        sbpl_buf_append(&e->out,
-            "; Local binding: listen and accept on loopback only.\n"
-            "(allow network-bind (local ip \"localhost:*\"))\n"
-            "(allow network-inbound (local ip \"localhost:*\"))\n");
+        sbpl_buf_append(&e->out, "; Local binding: listen and accept on loopback only.\n"
+                                 "(allow network-bind (local ip \"localhost:*\"))\n"
+                                 "(allow network-inbound (local ip \"localhost:*\"))\n");
 }
 
 /* (deny OP (literal P) (subpath P) ... [(literal G) ...]), if any path. */
@@ -317,8 +308,7 @@ char *sbpl_profile_write(const struct sbpl_rules *rules, char *err, size_t errle
     return text;
 }
 
-enum sbpl_status sbpl_profile_build(const struct sbpl_input *in, char **profile,
-                                    char *err, size_t errlen)
+enum sbpl_status sbpl_profile_build(const struct sbpl_input *in, char **profile, char *err, size_t errlen)
 {
     *profile = NULL;
     if (in->policy->mode == POLICY_MODE_FULL_ACCESS)

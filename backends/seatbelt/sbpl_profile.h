@@ -18,8 +18,7 @@ enum sbpl_status {
     SBPL_ERROR, /* err says why; *profile is NULL */
 };
 
-enum sbpl_status sbpl_profile_build(const struct sbpl_input *in, char **profile,
-                                    char *err, size_t errlen);
+enum sbpl_status sbpl_profile_build(const struct sbpl_input *in, char **profile, char *err, size_t errlen);
 /* The profile for rules already collected (sbpl_rules_collect): a string
  * to free(), or NULL with err says why. */
 char *sbpl_profile_write(const struct sbpl_rules *rules, char *err, size_t errlen);

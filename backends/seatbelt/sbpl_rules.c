@@ -39,8 +39,8 @@ static int add(struct collector *c, struct sbpl_pathset *set, const char *path)
  * Check `path` and write its canonical form to `canon`.  Both forms must be
  * absolute and representable as SBPL string literals.
  */
-static int canonical(struct collector *c, const char *what, size_t index,
-                     const char *path, char canon[PATH_MAX])
+static int canonical(struct collector *c, const char *what, size_t index, const char *path,
+                     char canon[PATH_MAX])
 {
     if (path[0] != '/')
         return fail(c, what, index, "is not an absolute path");
@@ -61,8 +61,8 @@ static int canonical(struct collector *c, const char *what, size_t index,
 
 /* Add the given and the canonical form of every path in `list` to `set`
  * (a denial names both, so it holds whichever the kernel reports). */
-static int add_both_forms(struct collector *c, const char *what,
-                          const struct string_list *list, struct sbpl_pathset *set)
+static int add_both_forms(struct collector *c, const char *what, const struct string_list *list,
+                          struct sbpl_pathset *set)
 {
     char canon[PATH_MAX];
     for (size_t i = 0; i < list->count; i++) {
@@ -76,8 +76,8 @@ static int add_both_forms(struct collector *c, const char *what,
 
 /* Add only the canonical form (a grant is never widened to a name the
  * kernel does not report). */
-static int add_canonical(struct collector *c, const char *what, size_t index,
-                         const char *path, struct sbpl_pathset *set)
+static int add_canonical(struct collector *c, const char *what, size_t index, const char *path,
+                         struct sbpl_pathset *set)
 {
     char canon[PATH_MAX];
     if (canonical(c, what, index, path, canon) != 0)
@@ -127,8 +127,7 @@ static int collect_filesystem(struct collector *c)
         add_canonical(c, "working directory", 0, c->in->cwd, &r->write_roots) != 0)
         return -1;
     for (size_t i = 0; i < p->allowed_write_paths.count; i++)
-        if (add_canonical(c, "allowedWritePaths", i, p->allowed_write_paths.items[i],
-                          &r->write_roots) != 0)
+        if (add_canonical(c, "allowedWritePaths", i, p->allowed_write_paths.items[i], &r->write_roots) != 0)
             return -1;
     for (size_t i = 0; i < c->in->terminal_count; i++)
         if (add_canonical(c, "terminal", i, c->in->terminals[i], &r->terminals) != 0)
@@ -163,7 +162,8 @@ static int collect_network(struct collector *c)
     if (c->in->proxy_port_count == 0 || c->in->proxy_port_count > SBPL_MAX_PORTS) {
         snprintf(c->err, c->errlen,
                  "network.outgoingProxy is set but the egress backend reported %zu front-end "
-                 "ports (expected 1 to %d)", c->in->proxy_port_count, SBPL_MAX_PORTS);
+                 "ports (expected 1 to %d)",
+                 c->in->proxy_port_count, SBPL_MAX_PORTS);
         return -1;
     }
     for (size_t i = 0; i < c->in->proxy_port_count; i++) {
@@ -176,8 +176,7 @@ static int collect_network(struct collector *c)
     return 0;
 }
 
-int sbpl_rules_collect(const struct sbpl_input *in, struct sbpl_rules *rules,
-                       char *err, size_t errlen)
+int sbpl_rules_collect(const struct sbpl_input *in, struct sbpl_rules *rules, char *err, size_t errlen)
 {
     memset(rules, 0, sizeof *rules);
     struct collector c = {in, rules, err, errlen};

@@ -18,15 +18,18 @@
 #define SBPL_CONTROLLING_TTY "/dev/tty"
 
 /* Set-uid programs the workload may not run (see exec_denied). */
-#define SBPL_PRIVILEGE_PROGRAMS {"/usr/bin/sudo", "/usr/bin/su"}
+#define SBPL_PRIVILEGE_PROGRAMS        \
+    {                                  \
+        "/usr/bin/sudo", "/usr/bin/su" \
+    }
 
 /* Most proxy front-end ports the profile opens (ctx->proxy_ports's size). */
 #define SBPL_MAX_PORTS 4
 
 struct sbpl_input {
     const struct policy *policy;
-    const char *cwd;                    /* absolute; the workspace root */
-    const unsigned short *proxy_ports;  /* the egress front-ends on loopback */
+    const char *cwd;                   /* absolute; the workspace root */
+    const unsigned short *proxy_ports; /* the egress front-ends on loopback */
     size_t proxy_port_count;
     /* Terminal devices the workload already holds on descriptors 0-2
      * (ttyname()), which it may keep writing to; may be empty. */
@@ -75,8 +78,7 @@ struct sbpl_rules {
  * (a path that cannot be canonicalised or written safely, a proxy without
  * ports, ...).  Not for full_access (the caller installs no profile then).
  */
-int sbpl_rules_collect(const struct sbpl_input *in, struct sbpl_rules *rules,
-                       char *err, size_t errlen);
+int sbpl_rules_collect(const struct sbpl_input *in, struct sbpl_rules *rules, char *err, size_t errlen);
 void sbpl_rules_free(struct sbpl_rules *rules);
 
 #endif

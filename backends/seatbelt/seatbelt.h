@@ -11,7 +11,7 @@
 #include "sbpl_rules.h"
 
 /* prepare()'s refusal, and explain()'s: profiles do not nest. */
-#define SEATBELT_NESTED_MESSAGE                                                                   \
+#define SEATBELT_NESTED_MESSAGE                                                                 \
     "the supervisor is already running inside a Seatbelt sandbox, and sandbox profiles do not " \
     "nest, so this policy cannot be enforced; start the supervisor from an unsandboxed process"
 

@@ -99,12 +99,9 @@ static enum sandbox_result build_profile(struct sandbox_ctx *ctx, struct seatbel
     seatbelt_input(ctx, &t, &in);
     char err[SANDBOX_ERROR_MAX];
     switch (sbpl_profile_build(&in, &st->profile, err, sizeof err)) {
-    case SBPL_OK:
-        return SANDBOX_OK;
-    case SBPL_NONE:
-        return sandbox_fail(ctx, "no Seatbelt profile for a restricted policy (generator bug)");
-    default:
-        return sandbox_fail(ctx, "cannot build the Seatbelt profile: %s", err);
+    case SBPL_OK: return SANDBOX_OK;
+    case SBPL_NONE: return sandbox_fail(ctx, "no Seatbelt profile for a restricted policy (generator bug)");
+    default: return sandbox_fail(ctx, "cannot build the Seatbelt profile: %s", err);
     }
 }
 
@@ -116,11 +113,15 @@ static enum sandbox_result protect_child(struct sandbox_ctx *ctx)
 {
     struct rlimit none = {0, 0};
     if (setrlimit(RLIMIT_CORE, &none) != 0)
-        return sandbox_fail(ctx, "cannot disable core dumps in the workload process "
-                                 "(setrlimit RLIMIT_CORE): %s", strerror(errno));
+        return sandbox_fail(ctx,
+                            "cannot disable core dumps in the workload process "
+                            "(setrlimit RLIMIT_CORE): %s",
+                            strerror(errno));
     if (ptrace(PT_DENY_ATTACH, 0, 0, 0) != 0)
-        return sandbox_fail(ctx, "cannot deny debugger attachment in the workload process "
-                                 "(ptrace PT_DENY_ATTACH): %s", strerror(errno));
+        return sandbox_fail(ctx,
+                            "cannot deny debugger attachment in the workload process "
+                            "(ptrace PT_DENY_ATTACH): %s",
+                            strerror(errno));
     return SANDBOX_OK;
 }
 
@@ -188,8 +189,7 @@ SANDBOX_BACKEND_DEFINE(seatbelt_backend) = {
     .name = "seatbelt",
     .summary = "the macOS Seatbelt sandbox",
     .order = 100,
-    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS |
-                SANDBOX_ENFORCES_NO_LOCAL_BIND,
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND,
     /* The profile opens the granted loopback ports and no other; with a
      * proxy, enter() keeps the parent outside (split_for_proxy). */
     .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,

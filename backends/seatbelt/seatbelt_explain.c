@@ -53,7 +53,8 @@ static const char *operation_of(const struct sandbox_query *q)
 }
 
 /* The child: confine itself, ask, answer, exit.  Never returns. */
-static void ask_confined(const char *profile, const struct sandbox_explain *out, const char *const *ops, int fd)
+static void ask_confined(const char *profile, const struct sandbox_explain *out, const char *const *ops,
+                         int fd)
 {
     char *error = NULL;
     if (sandbox_init(profile, SEATBELT_PROFILE_STRING, &error) != 0)
@@ -119,8 +120,8 @@ static const char *covering(const struct sbpl_pathset *set, const char *path)
     return NULL;
 }
 
-static void file_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct sbpl_rules *r,
-                         const char *op, char answer)
+static void file_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i,
+                         const struct sbpl_rules *r, const char *op, char answer)
 {
     const char *path = out->queries[i].path, *entry;
     char why[PATH_MAX + 64] = "";
@@ -136,20 +137,26 @@ static void file_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, s
     else if (writing)
         snprintf(why, sizeof why, "; beneath no writable root");
     if (answer == ANSWER_UNKNOWN)
-        sandbox_explain_verdict(ctx, out, i, false, "Seatbelt could not decide %s under the profile (counted as "
-                                "refused)%s", op, why);
+        sandbox_explain_verdict(ctx, out, i, false,
+                                "Seatbelt could not decide %s under the profile (counted as "
+                                "refused)%s",
+                                op, why);
     else
-        sandbox_explain_verdict(ctx, out, i, answer == ANSWER_ALLOWED, "the Seatbelt profile, asked in a child "
-                                "confined by it: %s %s%s", op, answer == ANSWER_ALLOWED ? "allowed" : "denied", why);
+        sandbox_explain_verdict(ctx, out, i, answer == ANSWER_ALLOWED,
+                                "the Seatbelt profile, asked in a child "
+                                "confined by it: %s %s%s",
+                                op, answer == ANSWER_ALLOWED ? "allowed" : "denied", why);
 }
 
-static void network_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct sbpl_rules *r)
+static void network_verdict(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i,
+                            const struct sbpl_rules *r)
 {
     const struct sandbox_query *q = &out->queries[i];
     if (q->kind == SANDBOX_QUERY_UNIX) {
         bool dns = r->net == SBPL_NET_EGRESS && strcmp(q->path, SBPL_DNS_SOCKET) == 0;
-        sandbox_explain_verdict(ctx, out, i, dns, dns ? "the profile's one Unix socket: name resolution"
-                                                      : "the profile allows no Unix socket but mDNSResponder's");
+        sandbox_explain_verdict(ctx, out, i, dns,
+                                dns ? "the profile's one Unix socket: name resolution"
+                                    : "the profile allows no Unix socket but mDNSResponder's");
     } else if (r->net == SBPL_NET_NONE)
         sandbox_explain_verdict(ctx, out, i, false, "egress: false: the profile allows no network-outbound");
     else if (r->net == SBPL_NET_EGRESS)
@@ -166,20 +173,27 @@ static void describe_set(struct sandbox_ctx *ctx, struct sandbox_explain *out, c
 
 static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct sbpl_rules *r)
 {
-    sandbox_explain_add(ctx, out, "boundary", "", "a Seatbelt profile installed with sandbox_init before exec: "
+    sandbox_explain_add(ctx, out, "boundary", "",
+                        "a Seatbelt profile installed with sandbox_init before exec: "
                         "(deny default), then what the policy allows; no namespace: the host's processes are "
                         "listed, and signals reach only this sandbox's");
     describe_set(ctx, out, "writable", &r->write_roots, "file-write* beneath it");
     describe_set(ctx, out, "write-denied", &r->write_denied, "no file-write* at or beneath it");
-    describe_set(ctx, out, "write-denied", &r->write_guarded, "a directory on the way to a write-denied path: its "
+    describe_set(ctx, out, "write-denied", &r->write_guarded,
+                 "a directory on the way to a write-denied path: its "
                  "own entry cannot be renamed, replaced or removed");
-    describe_set(ctx, out, "read-denied", &r->read_denied, "no file-read* at or beneath it, and nothing there runs");
-    sandbox_explain_add(ctx, out, "dev", "/dev", "readable but other sessions' terminals; writable: /dev/null%s",
+    describe_set(ctx, out, "read-denied", &r->read_denied,
+                 "no file-read* at or beneath it, and nothing there runs");
+    sandbox_explain_add(ctx, out, "dev", "/dev",
+                        "readable but other sessions' terminals; writable: /dev/null%s",
                         r->terminals.count ? " and the caller's own terminal" : "");
-    sandbox_explain_add(ctx, out, "network", "", "%s%s", r->net == SBPL_NET_NONE ? "none (egress: false)" :
-                        r->net == SBPL_NET_EGRESS ? "outbound to any IP address, and name resolution" :
-                        "only the outgoing proxy's front-ends on loopback (their ports are chosen at launch)",
-                        r->local_binding ? "; listening on loopback allowed" : "");
+    sandbox_explain_add(
+        ctx, out, "network", "", "%s%s",
+        r->net == SBPL_NET_NONE ? "none (egress: false)"
+        : r->net == SBPL_NET_EGRESS
+            ? "outbound to any IP address, and name resolution"
+            : "only the outgoing proxy's front-ends on loopback (their ports are chosen at launch)",
+        r->local_binding ? "; listening on loopback allowed" : "");
 }
 
 static enum sandbox_result full_access(struct sandbox_ctx *ctx, struct sandbox_explain *out)

@@ -52,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     arg[size - 1] = '\0';
     struct sandbox_query q;
     char buf[4096];
-    const char *problem = explain_query_parse((enum sandbox_query_kind)(data[0] % 4), arg, "/work/cwd", &q, buf,
-                                              sizeof buf);
+    const char *problem =
+        explain_query_parse((enum sandbox_query_kind)(data[0] % 4), arg, "/work/cwd", &q, buf, sizeof buf);
     if (!problem && q.path && (q.path[0] != '/' || strstr(q.path, "//") || strstr(q.path, "/./")))
         abort(); /* not in normal form */
     check_escaped(arg);

@@ -31,9 +31,15 @@ static enum sandbox_result nothing_to_say(struct sandbox_ctx *ctx, struct sandbo
 static struct sandbox_backend whole(void)
 {
     return (struct sandbox_backend){
-        .abi = SANDBOX_BACKEND_ABI, .name = "foo", .order = 150, .on_request = true,
+        .abi = SANDBOX_BACKEND_ABI,
+        .name = "foo",
+        .order = 150,
+        .on_request = true,
         .enforces = SANDBOX_ENFORCES_FILESYSTEM,
-        .prepare = nothing, .enter = nothing, .harden = nothing, .explain = nothing_to_say,
+        .prepare = nothing,
+        .enter = nothing,
+        .harden = nothing,
+        .explain = nothing_to_say,
     };
 }
 

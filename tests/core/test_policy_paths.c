@@ -19,13 +19,13 @@
 
 static void test_at_or_beneath(void)
 {
-    CU_ASSERT_TRUE(policy_path_at_or_beneath("/a", "/a"));        /* equal */
+    CU_ASSERT_TRUE(policy_path_at_or_beneath("/a", "/a")); /* equal */
     CU_ASSERT_TRUE(policy_path_at_or_beneath("/a/b", "/a"));
     CU_ASSERT_TRUE(policy_path_at_or_beneath("/a/b/c", "/a"));
-    CU_ASSERT_FALSE(policy_path_at_or_beneath("/a/bc", "/a/b"));  /* a prefix, not a component */
+    CU_ASSERT_FALSE(policy_path_at_or_beneath("/a/bc", "/a/b")); /* a prefix, not a component */
     CU_ASSERT_FALSE(policy_path_at_or_beneath("/ab", "/a"));
     CU_ASSERT_FALSE(policy_path_at_or_beneath("/a-b", "/a"));
-    CU_ASSERT_FALSE(policy_path_at_or_beneath("/a", "/a/b"));     /* above is not beneath */
+    CU_ASSERT_FALSE(policy_path_at_or_beneath("/a", "/a/b")); /* above is not beneath */
     CU_ASSERT_FALSE(policy_path_at_or_beneath("/b", "/a"));
     CU_ASSERT_FALSE(policy_path_at_or_beneath("/", "/a"));
 }

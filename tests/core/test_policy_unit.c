@@ -106,15 +106,26 @@ static void test_error_cap(void)
 
 static void test_host_entries(void)
 {
-    static const char *const good[] = {"example.com", "*.example.com", "127.0.0.1", "::1",
-                                       "EXAMPLE.COM.", "xn--bcher-kva.example", "a",
-                                       "example.com:443", "*.example.com:443", "[2001:db8::1]:22",
-                                       "127.0.0.1:8080", "[::1]", "2001:db8::1", "a:1", "a:65535"};
-    static const char *const bad[] = {"", "*", "*.", "a*.com", "*a.com", "a.*", "*.*.a",
-                                      "a b", "a/b", "a@b", "a\tb", "a\x7f",
-                                      "a:", "a:0", "a:65536", "a:080", "a:+80", "a:8o", ":443",
-                                      "*.:443", "[::1", "[::1]x", "[::1]:", "[]:22", "a]",
-                                      "a[b]", "[[::1]]", "[::1]:22]", "a:99999999999"};
+    static const char *const good[] = {"example.com",
+                                       "*.example.com",
+                                       "127.0.0.1",
+                                       "::1",
+                                       "EXAMPLE.COM.",
+                                       "xn--bcher-kva.example",
+                                       "a",
+                                       "example.com:443",
+                                       "*.example.com:443",
+                                       "[2001:db8::1]:22",
+                                       "127.0.0.1:8080",
+                                       "[::1]",
+                                       "2001:db8::1",
+                                       "a:1",
+                                       "a:65535"};
+    static const char *const bad[] = {"",      "*",      "*.",      "a*.com",    "*a.com",       "a.*",
+                                      "*.*.a", "a b",    "a/b",     "a@b",       "a\tb",         "a\x7f",
+                                      "a:",    "a:0",    "a:65536", "a:080",     "a:+80",        "a:8o",
+                                      ":443",  "*.:443", "[::1",    "[::1]x",    "[::1]:",       "[]:22",
+                                      "a]",    "a[b]",   "[[::1]]", "[::1]:22]", "a:99999999999"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
         CU_ASSERT_PTR_NULL(policy_host_entry_problem(good[i]));
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)

@@ -35,7 +35,8 @@ static void fuzz_http(const uint8_t *data, size_t size)
     if (req.head_len > size || req.host_len > size || req.user_len > sizeof req.user ||
         req.pass_len > sizeof req.pass)
         abort();
-    if (req.host && ((const uint8_t *)req.host < data || (const uint8_t *)req.host + req.host_len > data + size))
+    if (req.host &&
+        ((const uint8_t *)req.host < data || (const uint8_t *)req.host + req.host_len > data + size))
         abort();
     if (!req.is_connect && rewritten_len > sizeof rewritten)
         abort();

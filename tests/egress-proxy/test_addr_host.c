@@ -16,7 +16,12 @@
 
 static void test_literals(void)
 {
-    static const struct { const char *text; int ok; int family; const char *canon; } cases[] = {
+    static const struct {
+        const char *text;
+        int ok;
+        int family;
+        const char *canon;
+    } cases[] = {
         {"127.0.0.1", 1, AF_INET, "127.0.0.1"},
         {"8.8.8.8", 1, AF_INET, "8.8.8.8"},
         {"255.255.255.255", 1, AF_INET, "255.255.255.255"},
@@ -62,7 +67,10 @@ static void test_literals(void)
 
 static void test_classes(void)
 {
-    static const struct { const char *text; enum addr_class cls; } cases[] = {
+    static const struct {
+        const char *text;
+        enum addr_class cls;
+    } cases[] = {
         {"8.8.8.8", ADDR_PUBLIC},
         {"1.1.1.1", ADDR_PUBLIC},
         {"2606:4700::1111", ADDR_PUBLIC},
@@ -99,7 +107,7 @@ static void test_classes(void)
         {"2001:db8::1", ADDR_DOCUMENTATION},
         {"3fff::1", ADDR_DOCUMENTATION},
         {"2001:2::1", ADDR_BENCHMARK},
-        {"2001::1", ADDR_RESERVED},          /* Teredo */
+        {"2001::1", ADDR_RESERVED}, /* Teredo */
         {"100::1", ADDR_RESERVED},
         /* IPv4 in IPv6 clothing is judged as the IPv4 it carries. */
         {"::ffff:127.0.0.1", ADDR_LOOPBACK},
@@ -116,7 +124,7 @@ static void test_classes(void)
         {"2002:7f00:1::", ADDR_LOOPBACK},
         {"2002:c0a8:101::1", ADDR_PRIVATE},
         {"2002:808:808::1", ADDR_PUBLIC},
-        {"::2", ADDR_UNSPECIFIED},           /* ::0.0.0.2 */
+        {"::2", ADDR_UNSPECIFIED}, /* ::0.0.0.2 */
         {"0:1::", ADDR_RESERVED},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -132,7 +140,11 @@ static void test_classes(void)
 
 static void test_host_parse(void)
 {
-    static const struct { const char *text; enum host_parse_result r; const char *norm; } cases[] = {
+    static const struct {
+        const char *text;
+        enum host_parse_result r;
+        const char *norm;
+    } cases[] = {
         {"Example.COM", HOST_OK, "example.com"},
         {"example.com.", HOST_OK, "example.com"},
         {"a-b_c.example", HOST_OK, "a-b_c.example"},
@@ -167,7 +179,7 @@ static void test_host_parse(void)
     char longname[300];
     memset(longname, 'a', sizeof longname);
     struct dest_host h;
-    CU_ASSERT_EQUAL(dest_host_parse(longname, 64, &h), HOST_BAD_SYNTAX);   /* label > 63 */
+    CU_ASSERT_EQUAL(dest_host_parse(longname, 64, &h), HOST_BAD_SYNTAX); /* label > 63 */
     for (int i = 63; i < 260; i += 64)
         longname[i] = '.';
     CU_ASSERT_EQUAL(dest_host_parse(longname, 253, &h), HOST_OK);
@@ -193,7 +205,10 @@ static void test_matching(void)
     struct host_rule rules[N];
     for (size_t i = 0; i < N; i++)
         compile(entries[i], &rules[i]);
-    static const struct { const char *host; int allowed; } cases[] = {
+    static const struct {
+        const char *host;
+        int allowed;
+    } cases[] = {
         {"registry.npmjs.org", 1},
         {"REGISTRY.npmjs.org.", 1},
         {"evil.registry.npmjs.org", 0},
@@ -206,7 +221,7 @@ static void test_matching(void)
         {"127.0.0.1", 1},
         {"::1", 1},
         {"[0:0::1]", 1},
-        {"::ffff:127.0.0.1", 0},    /* another address, not the named literal */
+        {"::ffff:127.0.0.1", 0}, /* another address, not the named literal */
         {"127.0.0.2", 0},
         {"localhost", 0},
         {"host", 0},
@@ -223,30 +238,24 @@ static void test_matching(void)
 static void test_port_rules(void)
 {
     static const char *const entries[] = {
-        "example.com:443", "*.example.org:8443", "[2001:db8::1]:22", "127.0.0.1:8080", "any.example",
-        "::1",
+        "example.com:443", "*.example.org:8443", "[2001:db8::1]:22", "127.0.0.1:8080", "any.example", "::1",
     };
     enum { N = sizeof entries / sizeof entries[0] };
     struct host_rule rules[N];
     for (size_t i = 0; i < N; i++)
         compile(entries[i], &rules[i]);
-    static const struct { const char *host; unsigned port; int allowed; int named; } cases[] = {
-        {"example.com", 443, 1, 1},
-        {"EXAMPLE.com.", 443, 1, 1},
-        {"example.com", 80, 0, 1},
-        {"example.com", 4430, 0, 1},
-        {"a.example.org", 8443, 1, 1},
-        {"a.example.org", 443, 0, 1},
-        {"example.org", 8443, 0, 0},
-        {"2001:db8::1", 22, 1, 1},
-        {"[2001:db8:0::1]", 22, 1, 1},
-        {"2001:db8::1", 2222, 0, 1},
-        {"127.0.0.1", 8080, 1, 1},
-        {"127.0.0.1", 8081, 0, 1},
-        {"127.0.0.2", 8080, 0, 0},
-        {"any.example", 1, 1, 1},
-        {"any.example", 65535, 1, 1},
-        {"::1", 80, 1, 1},            /* a bare IPv6 literal names no port: any */
+    static const struct {
+        const char *host;
+        unsigned port;
+        int allowed;
+        int named;
+    } cases[] = {
+        {"example.com", 443, 1, 1},  {"EXAMPLE.com.", 443, 1, 1},   {"example.com", 80, 0, 1},
+        {"example.com", 4430, 0, 1}, {"a.example.org", 8443, 1, 1}, {"a.example.org", 443, 0, 1},
+        {"example.org", 8443, 0, 0}, {"2001:db8::1", 22, 1, 1},     {"[2001:db8:0::1]", 22, 1, 1},
+        {"2001:db8::1", 2222, 0, 1}, {"127.0.0.1", 8080, 1, 1},     {"127.0.0.1", 8081, 0, 1},
+        {"127.0.0.2", 8080, 0, 0},   {"any.example", 1, 1, 1},      {"any.example", 65535, 1, 1},
+        {"::1", 80, 1, 1}, /* a bare IPv6 literal names no port: any */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct dest_host h;
@@ -295,7 +304,9 @@ static void test_decision(void)
 
     dest_decide(&pol, "x.corp.example", 14, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_RESOLVE);
-    static const char *const inward[] = {"10.0.0.1", "::ffff:192.168.0.1", "169.254.169.254", "64:ff9b::a00:1", "fd00::1", "100.64.1.1", "2002:a00:1::"};
+    static const char *const inward[] = {
+        "10.0.0.1", "::ffff:192.168.0.1", "169.254.169.254", "64:ff9b::a00:1",
+        "fd00::1",  "100.64.1.1",         "2002:a00:1::"};
     for (size_t i = 0; i < sizeof inward / sizeof inward[0]; i++) {
         CU_ASSERT_EQUAL_FATAL(ip_literal_parse(inward[i], strlen(inward[i]), &a), 0);
         CU_ASSERT_FALSE(dest_address_allowed(&d, &a));
@@ -338,15 +349,18 @@ static void test_internal_hosts(void)
     dest_decide(&pol, "mirror.corp", 11, 443, &d);
     CU_ASSERT_EQUAL(d.verdict, DEST_RESOLVE);
     CU_ASSERT_TRUE(d.internal);
-    static const char *const internal[] = {"10.0.0.1", "172.16.5.5", "192.168.1.1", "100.64.1.1", "198.18.0.1",
-                                           "203.0.113.80", "fd00::1", "::ffff:10.1.1.1", "93.184.216.34"};
+    static const char *const internal[] = {"10.0.0.1",   "172.16.5.5",      "192.168.1.1",
+                                           "100.64.1.1", "198.18.0.1",      "203.0.113.80",
+                                           "fd00::1",    "::ffff:10.1.1.1", "93.184.216.34"};
     for (size_t i = 0; i < sizeof internal / sizeof internal[0]; i++) {
         dest_decide(&pol, "mirror.corp", 11, 443, &d);
         CU_ASSERT_EQUAL_FATAL(ip_literal_parse(internal[i], strlen(internal[i]), &a), 0);
         CU_ASSERT_TRUE(dest_address_allowed(&d, &a));
     }
-    static const char *const never[] = {"127.0.0.1", "::1", "169.254.169.254", "fe80::1", "224.0.0.1", "0.0.0.0",
-                                        "::", "240.0.0.1", "64:ff9b::7f00:1", "::ffff:169.254.169.254", "ff02::1"};
+    static const char *const never[] = {
+        "127.0.0.1", "::1", "169.254.169.254", "fe80::1",         "224.0.0.1",
+        "0.0.0.0",   "::",  "240.0.0.1",       "64:ff9b::7f00:1", "::ffff:169.254.169.254",
+        "ff02::1"};
     for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) {
         dest_decide(&pol, "a.vpn.example", 13, 8080, &d);
         CU_ASSERT_TRUE(d.internal);

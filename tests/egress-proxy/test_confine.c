@@ -25,9 +25,25 @@
 #include "../cunit_run.h"
 
 enum probe {
-    P_EXEC, P_FORK, P_WRITE_OPEN, P_CREATE, P_READ_OPEN, P_SIGNAL_PARENT, P_SIGNAL_SELF,
-    P_PACKET_SOCKET, P_UNIX_SOCKET, P_NETLINK_SOCKET, P_INET_SOCKET, P_BIND, P_THREAD, P_RESOLVE, P_DUMPABLE, P_NO_NEW_PRIVS,
-    P_UNSHARE, P_PTRACE, P_COUNT
+    P_EXEC,
+    P_FORK,
+    P_WRITE_OPEN,
+    P_CREATE,
+    P_READ_OPEN,
+    P_SIGNAL_PARENT,
+    P_SIGNAL_SELF,
+    P_PACKET_SOCKET,
+    P_UNIX_SOCKET,
+    P_NETLINK_SOCKET,
+    P_INET_SOCKET,
+    P_BIND,
+    P_THREAD,
+    P_RESOLVE,
+    P_DUMPABLE,
+    P_NO_NEW_PRIVS,
+    P_UNSHARE,
+    P_PTRACE,
+    P_COUNT
 };
 
 static void *thread_main(void *arg)
@@ -72,7 +88,7 @@ static void run_probes(int out, pid_t parent, const char *tmpl)
     pthread_t t;
     res[P_THREAD] = pthread_create(&t, NULL, thread_main, NULL) == 0 && pthread_join(t, NULL) == 0;
     struct resolve_job job = {.host = "localhost"};
-    resolver_lookup(&job);      /* the hosts file, through the egress process's own resolver */
+    resolver_lookup(&job); /* the hosts file, through the egress process's own resolver */
     res[P_RESOLVE] = job.error == 0 && job.count > 0;
     res[P_DUMPABLE] = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0;
     res[P_NO_NEW_PRIVS] = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
@@ -86,7 +102,7 @@ static void test_confinement(void)
 {
     int p[2];
     char tmpl[] = "/tmp/has-confine-XXXXXX";
-    int keep = mkstemp(tmpl);   /* a file we own, to try to open for writing */
+    int keep = mkstemp(tmpl); /* a file we own, to try to open for writing */
     CU_ASSERT_FATAL(keep >= 0);
     close(keep);
     CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
@@ -105,15 +121,29 @@ static void test_confinement(void)
     unlink("/tmp/has-confine-new");
     unlink(tmpl);
     CU_ASSERT_EQUAL_FATAL(n, (ssize_t)sizeof res);
-    static const struct { enum probe p; int allowed; const char *what; } want[] = {
-        {P_EXEC, 0, "execve"}, {P_FORK, 0, "fork"}, {P_WRITE_OPEN, 0, "open for writing"},
-        {P_CREATE, 0, "O_CREAT"}, {P_READ_OPEN, 1, "read-only open"},
-        {P_SIGNAL_PARENT, 0, "signal another process"}, {P_SIGNAL_SELF, 1, "signal itself"},
-        {P_PACKET_SOCKET, 0, "AF_PACKET socket"}, {P_UNIX_SOCKET, 0, "AF_UNIX socket"},
-        {P_NETLINK_SOCKET, 0, "AF_NETLINK socket"}, {P_INET_SOCKET, 1, "AF_INET socket"},
-        {P_BIND, 0, "bind"}, {P_THREAD, 1, "threads"}, {P_RESOLVE, 1, "resolver_lookup(localhost)"},
-        {P_DUMPABLE, 0, "dumpable"}, {P_NO_NEW_PRIVS, 1, "no_new_privs"},
-        {P_UNSHARE, 0, "unshare"}, {P_PTRACE, 0, "ptrace"},
+    static const struct {
+        enum probe p;
+        int allowed;
+        const char *what;
+    } want[] = {
+        {P_EXEC, 0, "execve"},
+        {P_FORK, 0, "fork"},
+        {P_WRITE_OPEN, 0, "open for writing"},
+        {P_CREATE, 0, "O_CREAT"},
+        {P_READ_OPEN, 1, "read-only open"},
+        {P_SIGNAL_PARENT, 0, "signal another process"},
+        {P_SIGNAL_SELF, 1, "signal itself"},
+        {P_PACKET_SOCKET, 0, "AF_PACKET socket"},
+        {P_UNIX_SOCKET, 0, "AF_UNIX socket"},
+        {P_NETLINK_SOCKET, 0, "AF_NETLINK socket"},
+        {P_INET_SOCKET, 1, "AF_INET socket"},
+        {P_BIND, 0, "bind"},
+        {P_THREAD, 1, "threads"},
+        {P_RESOLVE, 1, "resolver_lookup(localhost)"},
+        {P_DUMPABLE, 0, "dumpable"},
+        {P_NO_NEW_PRIVS, 1, "no_new_privs"},
+        {P_UNSHARE, 0, "unshare"},
+        {P_PTRACE, 0, "ptrace"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         if (res[want[i].p] != want[i].allowed)

@@ -69,10 +69,10 @@ static void test_answer(void)
     CU_ASSERT_EQUAL(len, 12 + q.question_len + 16);
     CU_ASSERT_EQUAL(out[0], 0x12);
     CU_ASSERT_EQUAL(out[1], 0x34);
-    CU_ASSERT_EQUAL(out[2], 0x85);                  /* QR AA RD */
-    CU_ASSERT_EQUAL(out[3], 0x80);                  /* RA, NOERROR */
-    CU_ASSERT_EQUAL(out[7], 1);                     /* one answer */
-    CU_ASSERT_EQUAL(out[11], 0);                    /* no OPT echoed */
+    CU_ASSERT_EQUAL(out[2], 0x85); /* QR AA RD */
+    CU_ASSERT_EQUAL(out[3], 0x80); /* RA, NOERROR */
+    CU_ASSERT_EQUAL(out[7], 1);    /* one answer */
+    CU_ASSERT_EQUAL(out[11], 0);   /* no OPT echoed */
     CU_ASSERT_EQUAL(memcmp(out + 12, m + 12, q.question_len), 0);
     CU_ASSERT_EQUAL(memcmp(out + len - 4, addr, 4), 0);
     /* NXDOMAIN and NODATA carry no record, even with an address given. */
@@ -93,21 +93,24 @@ static void test_dropped(void)
     /* Truncated anywhere: dropped. */
     for (size_t cut = 0; cut < n; cut++)
         CU_ASSERT_FALSE(dns_parse_query(m, cut, &q));
-    struct { size_t at; unsigned char v; } edits[] = {
-        {2, 0x81},        /* QR: a response */
-        {2, 0x09},        /* OPCODE 1 (inverse query) */
-        {2, 0x29},        /* OPCODE 5 (update) */
-        {2, 0x03},        /* TC */
-        {5, 2},           /* two questions */
-        {5, 0},           /* none */
-        {7, 1},           /* an answer record */
-        {9, 1},           /* an authority record */
-        {11, 2},          /* two additional records */
-        {n - 1, 3},       /* class CH */
-        {12, 0xc0},       /* a compression pointer as the name */
-        {12, 0x40},       /* reserved label type */
-        {13, '.'},        /* a dot inside a label */
-        {13, 0},          /* a NUL inside a label */
+    struct {
+        size_t at;
+        unsigned char v;
+    } edits[] = {
+        {2, 0x81},  /* QR: a response */
+        {2, 0x09},  /* OPCODE 1 (inverse query) */
+        {2, 0x29},  /* OPCODE 5 (update) */
+        {2, 0x03},  /* TC */
+        {5, 2},     /* two questions */
+        {5, 0},     /* none */
+        {7, 1},     /* an answer record */
+        {9, 1},     /* an authority record */
+        {11, 2},    /* two additional records */
+        {n - 1, 3}, /* class CH */
+        {12, 0xc0}, /* a compression pointer as the name */
+        {12, 0x40}, /* reserved label type */
+        {13, '.'},  /* a dot inside a label */
+        {13, 0},    /* a NUL inside a label */
         {13, ' '},
     };
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
@@ -132,14 +135,14 @@ static void test_dropped(void)
         memset(name + i * 64, 'b', 63);
         name[i * 64 + 63] = '.';
     }
-    name[4 * 64 - 1] = '\0';                        /* 4 x 63 + 3 dots = 255 text bytes */
+    name[4 * 64 - 1] = '\0'; /* 4 x 63 + 3 dots = 255 text bytes */
     n = make_query(m, name, DNS_TYPE_A, false);
     CU_ASSERT_FALSE(dns_parse_query(m, n, &q));
-    name[253] = '\0';                               /* 253: the longest name */
+    name[253] = '\0'; /* 253: the longest name */
     n = make_query(m, name, DNS_TYPE_A, false);
     CU_ASSERT_TRUE(dns_parse_query(m, n, &q));
     CU_ASSERT_EQUAL(strlen(q.name), 253);
-    name[253] = 'b';                                /* 254 */
+    name[253] = 'b'; /* 254 */
     name[254] = '\0';
     n = make_query(m, name, DNS_TYPE_A, false);
     CU_ASSERT_FALSE(dns_parse_query(m, n, &q));

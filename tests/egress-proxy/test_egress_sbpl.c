@@ -43,8 +43,8 @@ static void test_well_formed(void)
 static void test_only_needed_operations(void)
 {
     static const char *const allowed[] = {
-        "signal", "sysctl-read", "file-read-metadata", "file-read*", "network-outbound",
-        "mach-lookup", "network-inbound",
+        "signal",           "sysctl-read", "file-read-metadata", "file-read*",
+        "network-outbound", "mach-lookup", "network-inbound",
     };
     const char *p = egress_sbpl_profile();
     int depth = 0, forms = 0;
@@ -80,8 +80,8 @@ static void test_nothing_dangerous(void)
 {
     const char *p = egress_sbpl_profile();
     static const char *const never[] = {
-        "process-exec", "process-fork", "file-write", "allow default", "network-bind",
-        "iokit", "(remote unix", "ipc-posix",
+        "process-exec", "process-fork", "file-write",   "allow default",
+        "network-bind", "iokit",        "(remote unix", "ipc-posix",
     };
     for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
         CU_ASSERT(strstr(p, never[i]) == NULL);

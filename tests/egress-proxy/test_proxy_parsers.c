@@ -31,7 +31,8 @@ static enum http_parse_result parse(const char *text, struct http_request *req)
 static void test_http_connect(void)
 {
     struct http_request r;
-    CU_ASSERT_EQUAL(parse("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n" AUTH "\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(parse("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n" AUTH "\r\n", &r),
+                    HTTP_PARSED);
     CU_ASSERT_TRUE(r.is_connect);
     CU_ASSERT_EQUAL(r.host_len, 11);
     CU_ASSERT_EQUAL(strncmp(r.host, "example.com", 11), 0);
@@ -41,7 +42,8 @@ static void test_http_connect(void)
     CU_ASSERT_STRING_EQUAL(r.pass, "s3cret");
 
     const char *with_body = "CONNECT [::1]:8443 HTTP/1.1\r\n\r\nEARLY";
-    CU_ASSERT_EQUAL(http_parse_request(with_body, strlen(with_body), &r, rewritten, &rewritten_len), HTTP_PARSED);
+    CU_ASSERT_EQUAL(http_parse_request(with_body, strlen(with_body), &r, rewritten, &rewritten_len),
+                    HTTP_PARSED);
     CU_ASSERT_EQUAL(r.head_len, strlen(with_body) - 5);
     CU_ASSERT_EQUAL(strncmp(r.host, "::1", r.host_len), 0);
     CU_ASSERT_EQUAL(r.port, 8443);
@@ -72,9 +74,13 @@ static void test_http_absolute(void)
 
     /* Connection naming a framing field would strip it from the rewrite. */
     CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nConnection: Content-Length\r\n"
-                          "Content-Length: 3\r\n\r\nabc", &r), HTTP_MALFORMED);
+                          "Content-Length: 3\r\n\r\nabc",
+                          &r),
+                    HTTP_MALFORMED);
     CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nConnection: close,content-length\r\n"
-                          "Content-Length: 3\r\n\r\nabc", &r), HTTP_MALFORMED);
+                          "Content-Length: 3\r\n\r\nabc",
+                          &r),
+                    HTTP_MALFORMED);
     CU_ASSERT_EQUAL(parse("GET http://h/ HTTP/1.1\r\nConnection: Content-Length\r\n\r\n", &r),
                     HTTP_MALFORMED);
 
@@ -95,7 +101,8 @@ static void test_http_absolute(void)
 static void test_http_body_length(void)
 {
     struct http_request r;
-    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 123456789012345\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 123456789012345\r\n\r\n", &r),
+                    HTTP_PARSED);
     CU_ASSERT_EQUAL(r.body_len, 123456789012345ULL);
     CU_ASSERT_EQUAL(parse("POST http://h/ HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &r), HTTP_PARSED);
     CU_ASSERT_EQUAL(r.body_len, 0);
@@ -110,7 +117,7 @@ static void test_http_body_length(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(rewritten, "GET /a?q HTTP/1.1\r\n"));
     CU_ASSERT_PTR_NULL(strchr(rewritten, '#'));
     CU_ASSERT_EQUAL(parse("GET http://h/ HTTP/1.1\r\n\r\nGET http://h/2 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
-    CU_ASSERT_EQUAL(r.body_len, 0);   /* no body: the second request is not part of this one */
+    CU_ASSERT_EQUAL(r.body_len, 0); /* no body: the second request is not part of this one */
     rewritten[rewritten_len] = '\0';
     CU_ASSERT_PTR_NULL(strstr(rewritten, "/2"));
 }
@@ -118,16 +125,21 @@ static void test_http_body_length(void)
 static void test_refusal_line(void)
 {
     char line[REFUSAL_LINE_MAX];
-    struct refusal_event e = {.time = "2026-12-01T10:00:00.000Z", .front_end = "socks5", .host = "a.example",
-                              .port = 22, .address = NULL, .rule = "allowedHosts",
-                              .reason = "say \"no\"\\ \x01\n", .dropped = 2};
+    struct refusal_event e = {.time = "2026-12-01T10:00:00.000Z",
+                              .front_end = "socks5",
+                              .host = "a.example",
+                              .port = 22,
+                              .address = NULL,
+                              .rule = "allowedHosts",
+                              .reason = "say \"no\"\\ \x01\n",
+                              .dropped = 2};
     size_t n = refusal_report_format(line, sizeof line, &e);
     CU_ASSERT_TRUE_FATAL(n > 0 && n < sizeof line);
     line[n] = '\0';
-    CU_ASSERT_STRING_EQUAL(line,
-        "{\"event\":\"egress-refused\",\"time\":\"2026-12-01T10:00:00.000Z\",\"frontEnd\":\"socks5\","
-        "\"host\":\"a.example\",\"port\":22,\"address\":null,\"rule\":\"allowedHosts\","
-        "\"reason\":\"say \\\"no\\\"\\\\ \\u0001\\u000a\",\"dropped\":2}\n");
+    CU_ASSERT_STRING_EQUAL(
+        line, "{\"event\":\"egress-refused\",\"time\":\"2026-12-01T10:00:00.000Z\",\"frontEnd\":\"socks5\","
+              "\"host\":\"a.example\",\"port\":22,\"address\":null,\"rule\":\"allowedHosts\","
+              "\"reason\":\"say \\\"no\\\"\\\\ \\u0001\\u000a\",\"dropped\":2}\n");
     /* A host of 253 bytes and a long reason still fit one atomic line:
      * the reason is shortened, the line never cut. */
     char host[254], reason[400];
@@ -149,19 +161,22 @@ static void test_refusal_line(void)
 
 static void test_http_hostile(void)
 {
-    static const struct { const char *text; enum http_parse_result want; } cases[] = {
+    static const struct {
+        const char *text;
+        enum http_parse_result want;
+    } cases[] = {
         {"GET http://h/ HTTP/1.1\r\n", HTTP_NEED_MORE},
         {"GET http://h/ HTTP/1.1\r\nA: b\r\n", HTTP_NEED_MORE},
-        {"GET http://h/ HTTP/1.1\n\n", HTTP_MALFORMED},                 /* bare LF */
+        {"GET http://h/ HTTP/1.1\n\n", HTTP_MALFORMED}, /* bare LF */
         {"GET http://h/ HTTP/1.1\r\nA: b\n\r\n", HTTP_MALFORMED},
-        {"GET http://h/ HTTP/1.1\r\nA: b\rc\r\n\r\n", HTTP_MALFORMED},  /* bare CR */
+        {"GET http://h/ HTTP/1.1\r\nA: b\rc\r\n\r\n", HTTP_MALFORMED},    /* bare CR */
         {"GET http://h/ HTTP/1.1\r\nA: b\r\n c\r\n\r\n", HTTP_MALFORMED}, /* obs-fold */
         {"GET http://h/ HTTP/1.1\r\nA b: c\r\n\r\n", HTTP_MALFORMED},
         {"GET http://h/ HTTP/1.1\r\nA : c\r\n\r\n", HTTP_MALFORMED},
         {"GET http://h/ HTTP/1.1\r\n: c\r\n\r\n", HTTP_MALFORMED},
         {"GET http://h/ HTTP/1.1\r\nnocolon\r\n\r\n", HTTP_MALFORMED},
         {"GET http://h/ HTTP/1.1\r\nA: \x01\r\n\r\n", HTTP_MALFORMED},
-        {"GET /path HTTP/1.1\r\n\r\n", HTTP_MALFORMED},                 /* origin-form */
+        {"GET /path HTTP/1.1\r\n\r\n", HTTP_MALFORMED}, /* origin-form */
         {"GET https://h/ HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
         {"GET ftp://h/ HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
         {"GET http://user:pw@h/ HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
@@ -175,19 +190,21 @@ static void test_http_hostile(void)
         {"GET http://h/ HTTP/1.1 extra\r\n\r\n", HTTP_MALFORMED},
         {"GET  http://h/ HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
         {"G(T http://h/ HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
-        {"CONNECT h HTTP/1.1\r\n\r\n", HTTP_MALFORMED},                 /* no port */
+        {"CONNECT h HTTP/1.1\r\n\r\n", HTTP_MALFORMED}, /* no port */
         {"CONNECT h: HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT [::1 HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT [::1]x:1 HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT :443 HTTP/1.1\r\n\r\n", HTTP_MALFORMED},
-        {"connect h:443 HTTP/1.1\r\n\r\n", HTTP_MALFORMED},             /* methods are case-sensitive */
+        {"connect h:443 HTTP/1.1\r\n\r\n", HTTP_MALFORMED}, /* methods are case-sensitive */
         {"CONNECT h:443 HTTP/1.1\r\nProxy-Authorization: Basic !!!!\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT h:443 HTTP/1.1\r\nProxy-Authorization: Bearer abc\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT h:443 HTTP/1.1\r\nProxy-Authorization: Basic bm9jb2xvbg==\r\n\r\n", HTTP_MALFORMED},
         {"CONNECT h:443 HTTP/1.1\r\n" AUTH AUTH "\r\n", HTTP_MALFORMED},
         /* Body framing two parsers could read two ways (smuggling). */
-        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n", HTTP_MALFORMED},
-        {"POST http://h/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n",
+         HTTP_MALFORMED},
+        {"POST http://h/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n",
+         HTTP_MALFORMED},
         {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED},
         {"POST http://h/ HTTP/1.1\r\nContent-Length: 4\r\ncontent-length: 5\r\n\r\n", HTTP_MALFORMED},
         {"POST http://h/ HTTP/1.1\r\nContent-Length: 4, 4\r\n\r\n", HTTP_MALFORMED},
@@ -265,7 +282,8 @@ static void test_socks5(void)
     CU_ASSERT_EQUAL(socks5_parse_auth(auth_empty, sizeof auth_empty, &used, &a), SOCKS5_BAD);
 
     struct socks5_request r;
-    static const unsigned char dom[] = {5, 1, 0, 3, 11, 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.', 'c', 'o', 'm', 1, 187};
+    static const unsigned char dom[] = {5,   1,   0,   3,   11,  'e', 'x', 'a', 'm',
+                                        'p', 'l', 'e', '.', 'c', 'o', 'm', 1,   187};
     for (size_t n = 0; n < sizeof dom; n++)
         CU_ASSERT_EQUAL(socks5_parse_request(dom, n, &used, &r), SOCKS5_NEED_MORE);
     CU_ASSERT_EQUAL(socks5_parse_request(dom, sizeof dom, &used, &r), SOCKS5_OK);
@@ -279,14 +297,19 @@ static void test_socks5(void)
     CU_ASSERT_EQUAL(socks5_parse_request(v6, sizeof v6, &used, &r), SOCKS5_OK);
     CU_ASSERT_STRING_EQUAL(r.host, "::1");
 
-    static const struct { unsigned char msg[12]; size_t len; enum socks5_result res; unsigned char code; } bad[] = {
-        {{5, 2, 0, 1, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_COMMAND_NOT_SUPPORTED},  /* BIND */
-        {{5, 3, 0, 1, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_COMMAND_NOT_SUPPORTED},  /* UDP */
+    static const struct {
+        unsigned char msg[12];
+        size_t len;
+        enum socks5_result res;
+        unsigned char code;
+    } bad[] = {
+        {{5, 2, 0, 1, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_COMMAND_NOT_SUPPORTED}, /* BIND */
+        {{5, 3, 0, 1, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_COMMAND_NOT_SUPPORTED}, /* UDP */
         {{5, 9, 0, 9}, 4, SOCKS5_UNSUPPORTED, SOCKS5_COMMAND_NOT_SUPPORTED},
         {{5, 1, 0, 2, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_ADDRESS_TYPE_NOT_SUPPORTED},
-        {{5, 1, 1, 1, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_GENERAL_FAILURE},        /* RSV */
-        {{5, 1, 0, 3, 0, 0, 80}, 7, SOCKS5_UNSUPPORTED, SOCKS5_GENERAL_FAILURE},                  /* empty name */
-        {{5, 1, 0, 1, 1, 2, 3, 4, 0, 0}, 10, SOCKS5_UNSUPPORTED, SOCKS5_GENERAL_FAILURE},         /* port 0 */
+        {{5, 1, 1, 1, 1, 2, 3, 4, 0, 80}, 10, SOCKS5_UNSUPPORTED, SOCKS5_GENERAL_FAILURE}, /* RSV */
+        {{5, 1, 0, 3, 0, 0, 80}, 7, SOCKS5_UNSUPPORTED, SOCKS5_GENERAL_FAILURE},           /* empty name */
+        {{5, 1, 0, 1, 1, 2, 3, 4, 0, 0}, 10, SOCKS5_UNSUPPORTED, SOCKS5_GENERAL_FAILURE},  /* port 0 */
         {{4, 1, 0, 80, 1, 2, 3, 4, 0}, 9, SOCKS5_BAD, 0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -312,7 +335,7 @@ static void test_base64_and_creds(void)
     static const char *const bad[] = {"", "Y", "YQ=", "Y===", "YQ==YQ==", "Y Q==", "YQ=a", "====", "YW\nI="};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CU_ASSERT_EQUAL(base64_decode(bad[i], strlen(bad[i]), out, sizeof out), -1);
-    CU_ASSERT_EQUAL(base64_decode("YWJjZGVm", 8, out, 5), -1);   /* over capacity */
+    CU_ASSERT_EQUAL(base64_decode("YWJjZGVm", 8, out, 5), -1); /* over capacity */
 
     struct proxy_creds c = {.user = "sandbox", .secret = "abcdef"};
     CU_ASSERT_TRUE(proxy_creds_check(&c, "sandbox", 7, "abcdef", 6));
@@ -378,7 +401,8 @@ static void test_mutations(void)
         size_t len = mutate((const unsigned char *)seed, strlen(seed), buf, sizeof buf);
         struct http_request r;
         rewritten_len = 0;
-        enum http_parse_result res = http_parse_request((const char *)buf, len, &r, rewritten, &rewritten_len);
+        enum http_parse_result res =
+            http_parse_request((const char *)buf, len, &r, rewritten, &rewritten_len);
         if (res == HTTP_PARSED) {
             bad += r.head_len > len || r.host < (const char *)buf ||
                    r.host + r.host_len > (const char *)buf + len || rewritten_len > HTTP_REWRITE_MAX ||
@@ -389,7 +413,8 @@ static void test_mutations(void)
     }
     CU_ASSERT_EQUAL(bad, 0);
 
-    static const unsigned char socks_seed[] = {5, 1, 0, 3, 11, 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.', 'c', 'o', 'm', 1, 187};
+    static const unsigned char socks_seed[] = {5,   1,   0,   3,   11,  'e', 'x', 'a', 'm',
+                                               'p', 'l', 'e', '.', 'c', 'o', 'm', 1,   187};
     static const unsigned char auth_seed[] = {1, 3, 'a', 'b', 'c', 2, 'x', 'y'};
     for (int i = 0; i < 200000; i++) {
         size_t used = 0, len;

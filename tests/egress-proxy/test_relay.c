@@ -53,8 +53,10 @@ static void base64(const char *in, char *out)
     size_t n = strlen(in), o = 0;
     for (size_t i = 0; i < n; i += 3) {
         unsigned v = (unsigned char)in[i] << 16;
-        if (i + 1 < n) v |= (unsigned char)in[i + 1] << 8;
-        if (i + 2 < n) v |= (unsigned char)in[i + 2];
+        if (i + 1 < n)
+            v |= (unsigned char)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= (unsigned char)in[i + 2];
         out[o++] = a[(v >> 18) & 63];
         out[o++] = a[(v >> 12) & 63];
         out[o++] = i + 1 < n ? a[(v >> 6) & 63] : '=';
@@ -85,8 +87,8 @@ static void timeouts(int fd, int seconds)
 static int connect_to(unsigned short port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port),
-                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct sockaddr_in sin = {
+        .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
         if (fd >= 0)
             close(fd);
@@ -156,8 +158,9 @@ static int tunnel(char mode)
     if (fd < 0)
         return -1;
     char req[256], head[512];
-    int n = snprintf(req, sizeof req, "CONNECT 127.0.0.1:%u HTTP/1.1\r\nProxy-Authorization: Basic %s\r\n\r\n",
-                     (unsigned)origin_port, auth);
+    int n =
+        snprintf(req, sizeof req, "CONNECT 127.0.0.1:%u HTTP/1.1\r\nProxy-Authorization: Basic %s\r\n\r\n",
+                 (unsigned)origin_port, auth);
     if (write_all(fd, req, (size_t)n) != 0 || read_head(fd, head, sizeof head) <= 0 ||
         strncmp(head, "HTTP/1.1 200", 12) != 0 || write_all(fd, &mode, 1) != 0) {
         close(fd);
@@ -272,7 +275,7 @@ static void *loop_main(void *arg)
 
 static int suite_init(void)
 {
-    signal(SIGPIPE, SIG_IGN);   /* as egress_process_main does */
+    signal(SIGPIPE, SIG_IGN); /* as egress_process_main does */
     unsigned short port;
     int ofd = listen_any(&origin_port);
     int pfd = listen_any(&port);
@@ -346,7 +349,7 @@ static void test_large_transfer(void)
         got += (size_t)r;
     }
     pthread_join(t, NULL);
-    CU_ASSERT_EQUAL(r, 0);              /* a clean end of stream, not an error */
+    CU_ASSERT_EQUAL(r, 0); /* a clean end of stream, not an error */
     CU_ASSERT_EQUAL(s.sent, BIG);
     CU_ASSERT_EQUAL(got, BIG);
     CU_ASSERT_EQUAL(h, s.hash);
@@ -417,7 +420,7 @@ static void test_stalled_reader(void)
 {
     int stalled = tunnel('F');
     CU_ASSERT_FATAL(stalled >= 0);
-    usleep(500 * 1000);                 /* every buffer on the way fills */
+    usleep(500 * 1000); /* every buffer on the way fills */
     int64_t a = loop_cpu_us();
     usleep(1000 * 1000);
     int64_t b = loop_cpu_us();

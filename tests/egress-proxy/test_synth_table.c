@@ -55,9 +55,9 @@ static void test_table(void)
     struct synth_table t;
     char err[200];
     CU_ASSERT_EQUAL(synth_table_build(&p, &t, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(t.fixed, 2);                   /* example.com once */
-    CU_ASSERT_EQUAL(t.slots, 2);                   /* no wildcard: no pool */
-    CU_ASSERT_EQUAL(t.nports, 4);                  /* 80 443 22 8080 */
+    CU_ASSERT_EQUAL(t.fixed, 2);  /* example.com once */
+    CU_ASSERT_EQUAL(t.slots, 2);  /* no wildcard: no pool */
+    CU_ASSERT_EQUAL(t.nports, 4); /* 80 443 22 8080 */
     CU_ASSERT_EQUAL(synth_table_slot(&t, "github.com"), 1);
     CU_ASSERT_EQUAL(synth_table_slot(&t, "example.com"), 0);
     CU_ASSERT_EQUAL(synth_table_slot(&t, "other.net"), -1);

@@ -17,7 +17,8 @@
 static void test_url_accepted(void)
 {
     struct proxy_url u;
-    CU_ASSERT_PTR_NULL(proxy_upstream_url_parse("http://build:s%40c%3Aret@proxy.corp.example:3128", false, &u));
+    CU_ASSERT_PTR_NULL(
+        proxy_upstream_url_parse("http://build:s%40c%3Aret@proxy.corp.example:3128", false, &u));
     CU_ASSERT_STRING_EQUAL(u.host, "proxy.corp.example");
     CU_ASSERT_EQUAL(u.port, 3128);
     CU_ASSERT_TRUE(u.has_credentials);
@@ -41,7 +42,10 @@ static void test_url_accepted(void)
 
 static void test_url_refused(void)
 {
-    static const struct { const char *text; const char *why; } cases[] = {
+    static const struct {
+        const char *text;
+        const char *why;
+    } cases[] = {
         {"https://p:1", "https://"},
         {"socks5://p:1", "SOCKS"},
         {"ftp://p:1", "must start with http://"},
@@ -75,7 +79,7 @@ static void test_url_refused(void)
     char longer[PROXY_URL_TEXT_MAX + 32] = "http://";
     memset(longer + 7, 'u', 300);
     strcpy(longer + 307, "@p:1");
-    CU_ASSERT_PTR_NOT_NULL(proxy_upstream_url_parse(longer, false, &u));   /* a 300-byte user */
+    CU_ASSERT_PTR_NOT_NULL(proxy_upstream_url_parse(longer, false, &u)); /* a 300-byte user */
     memset(longer, 'a', sizeof longer - 1);
     longer[sizeof longer - 1] = '\0';
     CU_ASSERT_PTR_NOT_NULL(proxy_upstream_url_parse(longer, true, &u));
@@ -89,7 +93,7 @@ static void test_connect_request(void)
     CU_ASSERT_PTR_NULL(proxy_upstream_url_parse("http://build:s3cret@10.7.7.7:3128", false, &u));
     upstream_proxy_init(&up, &u, "network.outgoingProxy.upstream");
     CU_ASSERT_STRING_EQUAL(up.shown, "http://10.7.7.7:3128");
-    CU_ASSERT_TRUE(up.host_is_literal);   /* parsed once, not per request */
+    CU_ASSERT_TRUE(up.host_is_literal); /* parsed once, not per request */
     struct dest_host h;
     CU_ASSERT_EQUAL(dest_host_parse("[2001:db8::1]", 13, &h), HOST_OK);
     size_t n = upstream_connect_head(&up, &h, 443, out, sizeof out);
@@ -103,7 +107,7 @@ static void test_connect_request(void)
     CU_ASSERT_FALSE(up.host_is_literal);
     upstream_connect_head(&up, &h, 80, out, sizeof out);
     CU_ASSERT_STRING_EQUAL(out, "CONNECT web.test:80 HTTP/1.1\r\nHost: web.test:80\r\n\r\n");
-    CU_ASSERT_EQUAL(upstream_connect_head(&up, &h, 80, out, 20), 0);   /* does not fit: nothing */
+    CU_ASSERT_EQUAL(upstream_connect_head(&up, &h, 80, out, 20), 0); /* does not fit: nothing */
 }
 
 static void test_reply_head(void)
@@ -113,7 +117,7 @@ static void test_reply_head(void)
     CU_ASSERT_EQUAL(proxy_reply_head_end(ok, 20), 0);
     CU_ASSERT_EQUAL(proxy_reply_head_end("\r\n\r\n", 4), 4);
     static const char lf[] = "HTTP/1.1 200 OK\nX: y\n\nabc", crcr[] = "HTTP/1.1 200 OK\r\nX: y\r\r\n";
-    CU_ASSERT_EQUAL(proxy_reply_head_end("\n\n\r\n", 4), 2);   /* a bare LF ends a line too */
+    CU_ASSERT_EQUAL(proxy_reply_head_end("\n\n\r\n", 4), 2); /* a bare LF ends a line too */
     CU_ASSERT_EQUAL(proxy_reply_head_end(lf, strlen(lf)), strlen(lf) - 3);
     CU_ASSERT_EQUAL(proxy_reply_head_end(crcr, strlen(crcr)), 0);
     CU_ASSERT_EQUAL(proxy_reply_status(ok, strlen(ok)), 200);
@@ -143,8 +147,9 @@ static void test_no_proxy(void)
     static struct upstream_proxy up;
     CU_ASSERT_PTR_NULL(proxy_upstream_url_parse("http://p:1", false, &u));
     upstream_proxy_init(&up, &u, "HTTPS_PROXY");
-    CU_ASSERT_PTR_NULL(upstream_no_proxy_parse(&up, " localhost, .corp.example,*.svc.cluster , 10.0.0.0/8,"
-                                                    "[fd00::1]:443,192.0.2.7:80, bad_entry*, 2001:db8::/32,,"));
+    CU_ASSERT_PTR_NULL(upstream_no_proxy_parse(&up,
+                                               " localhost, .corp.example,*.svc.cluster , 10.0.0.0/8,"
+                                               "[fd00::1]:443,192.0.2.7:80, bad_entry*, 2001:db8::/32,,"));
     CU_ASSERT_STRING_EQUAL(bypass(&up, "corp.example"), ".corp.example");
     CU_ASSERT_STRING_EQUAL(bypass(&up, "git.corp.example"), ".corp.example");
     CU_ASSERT_STRING_EQUAL(bypass(&up, "notcorp.example"), "");

@@ -29,7 +29,7 @@ static void test_beneath_prunes(void)
     const char *out[COUNT(list)];
     size_t n = fs_paths_beneath("/home", list, out);
     CU_ASSERT_EQUAL_FATAL(n, 2);
-    CU_ASSERT_STRING_EQUAL(out[0], "/home/u");   /* .ssh beneath it, the copy: gone */
+    CU_ASSERT_STRING_EQUAL(out[0], "/home/u"); /* .ssh beneath it, the copy: gone */
     CU_ASSERT_STRING_EQUAL(out[1], "/home/uv");
     n = fs_paths_beneath("/", list, out);
     CU_ASSERT_EQUAL_FATAL(n, 3);
@@ -49,7 +49,7 @@ static void test_rights_per_abi(void)
     CU_ASSERT_FALSE(v1 & LANDLOCK_ACCESS_FS_REFER);
     CU_ASSERT_EQUAL(fs_rights_handled(2), v1 | LANDLOCK_ACCESS_FS_REFER);
     CU_ASSERT_EQUAL(fs_rights_handled(3), fs_rights_handled(2) | LANDLOCK_ACCESS_FS_TRUNCATE);
-    CU_ASSERT_EQUAL(fs_rights_handled(4), fs_rights_handled(3));   /* ABI 4 added network rights only */
+    CU_ASSERT_EQUAL(fs_rights_handled(4), fs_rights_handled(3)); /* ABI 4 added network rights only */
     CU_ASSERT_EQUAL(fs_rights_handled(5), fs_rights_handled(4) | LANDLOCK_ACCESS_FS_IOCTL_DEV);
     CU_ASSERT_EQUAL(fs_rights_handled(6), fs_rights_handled(5));
 }
@@ -109,7 +109,8 @@ static void test_open_no_symlinks(void)
 }
 
 /* fs_lists_check on hand-made lists: which refusals, naming which field. */
-static int check(const char *writable, const char *no_read, const char *write_denied, char *err, size_t errlen)
+static int check(const char *writable, const char *no_read, const char *write_denied, char *err,
+                 size_t errlen)
 {
     const char *w[] = {writable, NULL}, *r[] = {no_read, NULL}, *d[] = {write_denied, NULL};
     struct fs_lists l = {.writable = w, .no_read = r, .write_denied = d};
@@ -157,7 +158,8 @@ static bool decide(const struct fs_lists *l, const struct fs_anchors *pinned, co
     char rule[1024];
     bool v = fs_ruleset_decide(l, pinned, path, write, rule, sizeof rule);
     if (!strstr(rule, says))
-        fprintf(stderr, "\n%s %.100s: \"%s\" does not say \"%s\"\n", write ? "write" : "read", path, rule, says);
+        fprintf(stderr, "\n%s %.100s: \"%s\" does not say \"%s\"\n", write ? "write" : "read", path, rule,
+                says);
     CU_ASSERT_PTR_NOT_NULL(strstr(rule, says));
     return v;
 }

@@ -63,7 +63,8 @@ static void test_shapes_differ(void)
     CU_ASSERT(len_of(false, SECCOMP_NET_OWN, false, false) > len_of(true, SECCOMP_NET_OWN, false, false));
     CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false, false) > len_of(true, SECCOMP_NET_OWN, false, false));
     CU_ASSERT(len_of(true, SECCOMP_NET_NONE, false, false) > len_of(true, SECCOMP_NET_OWN, false, false));
-    CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false, false) != len_of(true, SECCOMP_NET_NONE, false, false));
+    CU_ASSERT(len_of(true, SECCOMP_NET_TCP_ONLY, false, false) !=
+              len_of(true, SECCOMP_NET_NONE, false, false));
     CU_ASSERT(len_of(true, SECCOMP_NET_OWN, true, false) > len_of(true, SECCOMP_NET_OWN, false, false));
     CU_ASSERT(len_of(true, SECCOMP_NET_OWN, false, true) > len_of(true, SECCOMP_NET_OWN, false, false));
 }

@@ -35,7 +35,7 @@ static void test_merged_drops_covered(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL_FATAL(length(m), 3);
     CU_ASSERT_STRING_EQUAL(m[0], "/a");
-    CU_ASSERT_STRING_EQUAL(m[1], "/ab");  /* a prefix, not a parent */
+    CU_ASSERT_STRING_EQUAL(m[1], "/ab"); /* a prefix, not a parent */
     CU_ASSERT_STRING_EQUAL(m[2], "/c");
     free(m);
 }
@@ -119,7 +119,7 @@ static void test_open_plain(void)
     CU_ASSERT_TRUE(n.parent >= 0 && n.fd >= 0);
     safe_path_close(&n);
     CU_ASSERT_EQUAL(n.fd, -1);
-    CU_ASSERT_EQUAL_FATAL(safe_path_open(base, ".", &n), 0);  /* the base itself: no parent */
+    CU_ASSERT_EQUAL_FATAL(safe_path_open(base, ".", &n), 0); /* the base itself: no parent */
     CU_ASSERT_EQUAL(n.parent, -1);
     CU_ASSERT_TRUE(S_ISDIR(n.st.st_mode));
     safe_path_close(&n);
@@ -128,8 +128,8 @@ static void test_open_plain(void)
 static void test_open_refuses_links(void)
 {
     struct sp_node n;
-    CU_ASSERT_EQUAL(safe_path_open(base, "link/file", &n), -ELOOP);  /* on the way */
-    CU_ASSERT_EQUAL(safe_path_open(base, "link", &n), -ELOOP);       /* the last component */
+    CU_ASSERT_EQUAL(safe_path_open(base, "link/file", &n), -ELOOP); /* on the way */
+    CU_ASSERT_EQUAL(safe_path_open(base, "link", &n), -ELOOP);      /* the last component */
     CU_ASSERT_EQUAL(safe_path_open(base, "dir/flink", &n), -ELOOP);
     CU_ASSERT_EQUAL(safe_path_open(base, "dir/missing", &n), -ENOENT);
     CU_ASSERT_EQUAL(safe_path_open(base, "missing/file", &n), -ENOENT);
@@ -149,7 +149,7 @@ static void test_open_cached(void)
     safe_path_close(&a);
     safe_path_close(&b);
     struct stat st;
-    CU_ASSERT_EQUAL(fstat(cache.fd, &st), 0);  /* the cache's parent stays open */
+    CU_ASSERT_EQUAL(fstat(cache.fd, &st), 0); /* the cache's parent stays open */
     struct sp_node l;
     CU_ASSERT_EQUAL(safe_path_open_cached(base, "dir/flink", &cache, &l), -ELOOP);
     CU_ASSERT_EQUAL(safe_path_open_cached(base, "link/file", &cache, &l), -ELOOP);

@@ -30,7 +30,7 @@ void fixture_init(struct fixture *f, enum policy_mode mode);
  * FIXTURE_LIST's array lives as long as the enclosing block: use it at
  * function level, never inside an if or a loop body. */
 struct string_list fixture_list(const char *const *items, size_t count);
-#define FIXTURE_LIST(...) \
+#define FIXTURE_LIST(...)                            \
     fixture_list((const char *const[]){__VA_ARGS__}, \
                  sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 

@@ -129,8 +129,7 @@ static bool names_operation(const char *op, const char *requested)
 }
 
 /* YES if the rule (allow|deny OP... FILTER...) applies to the request. */
-static enum match rule_applies(const struct sbpl_node *rule, const struct sbpl_request *q,
-                               bool *is_default)
+static enum match rule_applies(const struct sbpl_node *rule, const struct sbpl_request *q, bool *is_default)
 {
     bool op_matches = false;
     size_t i = 1;

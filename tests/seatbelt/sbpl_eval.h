@@ -32,13 +32,13 @@ enum sbpl_precedence {
 enum sbpl_verdict { SBPL_EVAL_DENY, SBPL_EVAL_ALLOW, SBPL_EVAL_UNKNOWN };
 
 struct sbpl_request {
-    const char *operation;      /* e.g. "file-write-create", "network-outbound" */
-    const char *path;           /* file operations, or a unix socket's path */
-    bool char_device;           /* the vnode is a character device */
-    bool same_sandbox;          /* signal / process-info target */
-    const char *global_name;    /* mach-lookup */
-    const char *remote_host;    /* network-outbound to IP: "localhost" or an address */
-    const char *local_host;     /* network-bind / network-inbound: "localhost" or an address */
+    const char *operation;   /* e.g. "file-write-create", "network-outbound" */
+    const char *path;        /* file operations, or a unix socket's path */
+    bool char_device;        /* the vnode is a character device */
+    bool same_sandbox;       /* signal / process-info target */
+    const char *global_name; /* mach-lookup */
+    const char *remote_host; /* network-outbound to IP: "localhost" or an address */
+    const char *local_host;  /* network-bind / network-inbound: "localhost" or an address */
     unsigned port;
 };
 

@@ -90,9 +90,9 @@ static struct sbpl_node *read_string(struct reader *rd)
     sbpl_buf_append(&s, "");
     for (rd->p++; *rd->p != '"'; rd->p++) {
         unsigned char c = (unsigned char)*rd->p;
-        const char *bad = c == '\0' ? "unterminated string"
-                        : (c < 0x20 || c == 0x7f) ? "control byte inside a string"
-                        : NULL;
+        const char *bad = c == '\0'                 ? "unterminated string"
+                          : (c < 0x20 || c == 0x7f) ? "control byte inside a string"
+                                                    : NULL;
         if (c == '\\') {
             rd->p++;
             if (*rd->p != '\\' && *rd->p != '"')
@@ -167,12 +167,8 @@ static int read_list_items(struct reader *rd, struct sbpl_node *list)
 static void skeleton_of(struct sbpl_buf *b, const struct sbpl_node *n)
 {
     switch (n->kind) {
-    case SBPL_NODE_STRING:
-        sbpl_buf_append(b, "S");
-        break;
-    case SBPL_NODE_SYMBOL:
-        sbpl_buf_append(b, n->text);
-        break;
+    case SBPL_NODE_STRING: sbpl_buf_append(b, "S"); break;
+    case SBPL_NODE_SYMBOL: sbpl_buf_append(b, n->text); break;
     case SBPL_NODE_LIST:
         sbpl_buf_append(b, "(");
         for (size_t i = 0; i < n->count; i++) {

@@ -23,17 +23,17 @@ enum sbpl_node_kind { SBPL_NODE_LIST, SBPL_NODE_SYMBOL, SBPL_NODE_STRING };
 
 struct sbpl_node {
     enum sbpl_node_kind kind;
-    char *text;                 /* symbol or decoded string; NULL for a list */
-    struct sbpl_node **items;   /* a list's items */
+    char *text;               /* symbol or decoded string; NULL for a list */
+    struct sbpl_node **items; /* a list's items */
     size_t count;
 };
 
 struct sbpl_read {
-    struct sbpl_node *top;      /* a list holding the top-level forms */
+    struct sbpl_node *top; /* a list holding the top-level forms */
     char *skeleton;
-    char **strings;             /* borrowed from the tree, in order */
+    char **strings; /* borrowed from the tree, in order */
     size_t string_count;
-    char error[128];            /* set when sbpl_read() fails */
+    char error[128]; /* set when sbpl_read() fails */
 };
 
 /* 0, or -1 with r->error set.  Free with sbpl_read_free() either way. */

@@ -131,7 +131,8 @@ static int hostile(const char *dir)
                 return 1;
             }
             snprintf(name, sizeof name, "hostile-%02zu-%d", i, (int)where);
-            int bad = write_file(dir, name, "sb", profile, NULL) || write_file(dir, name, "path", NULL, hc.path);
+            int bad =
+                write_file(dir, name, "sb", profile, NULL) || write_file(dir, name, "path", NULL, hc.path);
             free(profile);
             if (bad) {
                 fprintf(stderr, "sbpl_scheme_dump: cannot write into %s\n", dir);

@@ -15,8 +15,8 @@ int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
-    if (suite_escape() || suite_canon() || suite_rules() || suite_semantics() ||
-        suite_hostile() || suite_golden()) {
+    if (suite_escape() || suite_canon() || suite_rules() || suite_semantics() || suite_hostile() ||
+        suite_golden()) {
         fprintf(stderr, "sbpl_unit: cannot register the tests: %s\n", CU_get_error_msg());
         CU_cleanup_registry();
         return 1;

@@ -42,11 +42,11 @@ static int setup(void)
         return -1;
     close(fd);
     at(p, "link");
-    if (symlink("real", p) != 0)          /* relative link */
+    if (symlink("real", p) != 0) /* relative link */
         return -1;
     at(p, "abslink");
     at(q, "real");
-    if (symlink(q, p) != 0)               /* absolute link */
+    if (symlink(q, p) != 0) /* absolute link */
         return -1;
     at(p, "dangling");
     if (symlink("real/created-later", p) != 0)
@@ -142,5 +142,6 @@ int suite_canon(void)
             CU_add_test(s, "symlink loop kept literal", test_symlink_loop_kept_literal) &&
             CU_add_test(s, "root and top level", test_root_and_top_level) &&
             CU_add_test(s, "errors", test_errors))
-               ? 0 : -1;
+               ? 0
+               : -1;
 }

@@ -134,5 +134,6 @@ int suite_escape(void)
             CU_add_test(s, "control bytes refused", test_control_bytes_refused) &&
             CU_add_test(s, "hostile components round-trip", test_hostile_round_trip) &&
             CU_add_test(s, "test reader is strict", test_reader_is_strict))
-               ? 0 : -1;
+               ? 0
+               : -1;
 }

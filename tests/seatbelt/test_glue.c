@@ -35,7 +35,7 @@ static int fake_init_rc;            /* what sandbox_init returns */
 static const char *fake_init_error; /* its error text, or NULL */
 static int init_calls, free_error_calls, ptrace_calls, ptrace_request;
 static int fake_ptrace_rc;
-static char *installed;             /* the last profile given to sandbox_init */
+static char *installed; /* the last profile given to sandbox_init */
 
 int sandbox_init(const char *profile, uint64_t flags, char **errorbuf)
 {
@@ -54,7 +54,7 @@ void sandbox_free_error(char *errorbuf)
 }
 
 const int SANDBOX_CHECK_NO_REPORT = 0x4000; /* any bit the filter types leave free */
-static int path_checks;                    /* sandbox_check calls with a path */
+static int path_checks;                     /* sandbox_check calls with a path */
 
 /* With a path: the verdict of the profile the (child) process installed,
  * read by sbpl_reader and decided by the model of Seatbelt (sbpl_eval.h)
@@ -68,7 +68,8 @@ static int check_path(pid_t pid, const char *operation, int type, const char *pa
     if (sbpl_read(installed, &r) != 0)
         return -1;
     struct sbpl_request q = {.operation = operation, .path = path};
-    enum sbpl_verdict last = sbpl_eval(&r, &q, SBPL_LAST_MATCH_WINS), deny = sbpl_eval(&r, &q, SBPL_DENY_OVERRIDES);
+    enum sbpl_verdict last = sbpl_eval(&r, &q, SBPL_LAST_MATCH_WINS),
+                      deny = sbpl_eval(&r, &q, SBPL_DENY_OVERRIDES);
     sbpl_read_free(&r);
     return last != deny || last == SBPL_EVAL_UNKNOWN ? -1 : last == SBPL_EVAL_DENY;
 }
@@ -117,7 +118,9 @@ static void reset(enum policy_mode mode)
  * struct seatbelt_state, private to the glue: one char *profile. */
 static void teardown_state(void)
 {
-    struct { char *profile; } *st = ctx.backend_state[0];
+    struct {
+        char *profile;
+    } *st = ctx.backend_state[0];
     if (st)
         free(st->profile);
     free(st);
@@ -132,8 +135,8 @@ static void test_descriptor(void)
     CU_ASSERT_STRING_EQUAL(seatbelt_backend.name, "seatbelt");
     CU_ASSERT_EQUAL(seatbelt_backend.order, 100);
     /* The proxy itself is the egress backend's to enforce. */
-    CU_ASSERT_EQUAL(seatbelt_backend.enforces, SANDBOX_ENFORCES_FILESYSTEM |
-                    SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND);
+    CU_ASSERT_EQUAL(seatbelt_backend.enforces, SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS |
+                                                   SANDBOX_ENFORCES_NO_LOCAL_BIND);
 }
 
 static void test_refuses_inside_a_sandbox(void)
@@ -265,7 +268,10 @@ static void test_proxy_child_fails_closed_without_deny_attach(void)
 
 /* ---- --explain -------------------------------------------------------- */
 
-#define QUERY(k, p) {.kind = (k), .given = (p), .path = (p)}
+#define QUERY(k, p)                            \
+    {                                          \
+        .kind = (k), .given = (p), .path = (p) \
+    }
 
 static const char *const explain_names[] = {"seatbelt"};
 static struct explain_collect collected;
@@ -321,9 +327,12 @@ static void test_explain_files_from_the_confined_child(void)
     fx.policy.denied_write_paths = FIXTURE_LIST("/tmp/has-ws/.git");
     fx.policy.denied_read_paths = FIXTURE_LIST("/tmp/has-ws/.env");
     const struct sandbox_query q[] = {
-        QUERY(SANDBOX_QUERY_READ, "/usr/lib/libc.so"), QUERY(SANDBOX_QUERY_READ, "/tmp/has-ws/.env"),
-        QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/new.c"), QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/.git/config"),
-        QUERY(SANDBOX_QUERY_WRITE, "/usr/lib/evil"), QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/.env"),
+        QUERY(SANDBOX_QUERY_READ, "/usr/lib/libc.so"),
+        QUERY(SANDBOX_QUERY_READ, "/tmp/has-ws/.env"),
+        QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/new.c"),
+        QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/.git/config"),
+        QUERY(SANDBOX_QUERY_WRITE, "/usr/lib/evil"),
+        QUERY(SANDBOX_QUERY_WRITE, "/tmp/has-ws/.env"),
     };
     CU_ASSERT_EQUAL_FATAL(run_explain(q, 6), SANDBOX_OK);
     expect_answer(0, SANDBOX_VERDICT_ALLOWED, "file-read-data allowed");
@@ -357,8 +366,11 @@ static void test_explain_guarded_ancestor(void)
 
 static void test_explain_network(void)
 {
-    const struct sandbox_query q[] = {{.kind = SANDBOX_QUERY_CONNECT, .given = "example.com:443",
-                                       .host = "example.com", .host_len = 11, .port = 443},
+    const struct sandbox_query q[] = {{.kind = SANDBOX_QUERY_CONNECT,
+                                       .given = "example.com:443",
+                                       .host = "example.com",
+                                       .host_len = 11,
+                                       .port = 443},
                                       QUERY(SANDBOX_QUERY_UNIX, SBPL_DNS_SOCKET),
                                       QUERY(SANDBOX_QUERY_UNIX, "/tmp/has-ws/s.sock")};
     reset(POLICY_MODE_READ_ONLY);
@@ -405,8 +417,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("seatbelt Darwin glue (Linux, fakes)", NULL, NULL);
-    if (!s ||
-        !CU_add_test(s, "descriptor", test_descriptor) ||
+    if (!s || !CU_add_test(s, "descriptor", test_descriptor) ||
         !CU_add_test(s, "refuses inside a sandbox", test_refuses_inside_a_sandbox) ||
         !CU_add_test(s, "full_access installs nothing", test_full_access_installs_nothing) ||
         !CU_add_test(s, "installs the profile in-process", test_installs_the_profile_in_process) ||
@@ -416,7 +427,8 @@ int main(void)
         !CU_add_test(s, "proxy: workload is a hardened child", test_proxy_runs_the_workload_as_a_child) ||
         !CU_add_test(s, "proxy: child fails closed without PT_DENY_ATTACH",
                      test_proxy_child_fails_closed_without_deny_attach) ||
-        !CU_add_test(s, "explain: file verdicts from a confined child", test_explain_files_from_the_confined_child) ||
+        !CU_add_test(s, "explain: file verdicts from a confined child",
+                     test_explain_files_from_the_confined_child) ||
         !CU_add_test(s, "explain: a guarded ancestor", test_explain_guarded_ancestor) ||
         !CU_add_test(s, "explain: network", test_explain_network) ||
         !CU_add_test(s, "explain: refuses as prepare does", test_explain_refuses_as_prepare_does)) {

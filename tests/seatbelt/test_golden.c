@@ -72,8 +72,9 @@ static void report_difference(const char *name, const char *want, const char *go
     size_t line = 1, i = 0;
     for (; want[i] && want[i] == got[i]; i++)
         line += want[i] == '\n';
-    fprintf(stderr, "\n  golden %s differs from line %zu; if the change is meant, run "
-                    "UPDATE_GOLDEN=1 make check and review git diff tests/seatbelt/golden\n",
+    fprintf(stderr,
+            "\n  golden %s differs from line %zu; if the change is meant, run "
+            "UPDATE_GOLDEN=1 make check and review git diff tests/seatbelt/golden\n",
             name, line);
 }
 
@@ -127,19 +128,17 @@ static const struct network_axis {
     const char *name;
     int egress, bind, ports, certs;
 } network_axis[] = {
-    {"off", 0, 0, 0, 0}, {"off_bind", 0, 1, 0, 0}, {"egress", 1, 0, 0, 0},
-    {"egress_bind", 1, 1, 0, 0}, {"proxy1", 1, 0, 1, 0}, {"proxy2", 1, 0, 2, 0},
+    {"off", 0, 0, 0, 0},         {"off_bind", 0, 1, 0, 0},     {"egress", 1, 0, 0, 0},
+    {"egress_bind", 1, 1, 0, 0}, {"proxy1", 1, 0, 1, 0},       {"proxy2", 1, 0, 2, 0},
     {"proxy2_bind", 1, 1, 2, 0}, {"proxy1_certs", 1, 0, 1, 1},
 };
-#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
-static void shape(struct fixture *f, const struct roots_axis *r, size_t denials,
-                  const struct network_axis *n)
+static void shape(struct fixture *f, const struct roots_axis *r, size_t denials, const struct network_axis *n)
 {
     /* Static: a compound literal inside an if would die with its block. */
     static const char *const write_paths[] = {"/tmp/build", "/Users/me/.cache/tool"};
-    static const char *const read_denied[] = {"/Users/me/.ssh", "/var/db/secret",
-                                              FIXTURE_CWD "/.env"};
+    static const char *const read_denied[] = {"/Users/me/.ssh", "/var/db/secret", FIXTURE_CWD "/.env"};
     static const char *const write_denied[] = {FIXTURE_CWD "/.git", FIXTURE_CWD "/gen/out",
                                                "/tmp/build/keep"};
     fixture_init(f, r->mode);
@@ -168,8 +167,8 @@ static void test_every_shape(void)
             for (size_t n = 0; n < COUNT(network_axis); n++, k++) {
                 struct fixture f;
                 shape(&f, &roots_axis[r], d, &network_axis[n]);
-                snprintf(names[k], sizeof names[k], "%s.%s.%s.sb",
-                         roots_axis[r].name, denial_axis[d], network_axis[n].name);
+                snprintf(names[k], sizeof names[k], "%s.%s.%s.sb", roots_axis[r].name, denial_axis[d],
+                         network_axis[n].name);
                 check_golden(names[k], &f);
             }
 }
@@ -238,14 +237,13 @@ static void test_no_stale_files(void)
 
 int suite_golden(void)
 {
-    CU_pSuite s = CU_add_suite(updating() ? "golden profiles (UPDATING)" : "golden profiles",
-                               NULL, NULL);
+    CU_pSuite s = CU_add_suite(updating() ? "golden profiles (UPDATING)" : "golden profiles", NULL, NULL);
     if (!s)
         return -1;
     return (CU_add_test(s, "every shape (112 files)", test_every_shape) &&
-            CU_add_test(s, "terminal", test_terminal) &&
-            CU_add_test(s, "hostile paths", test_hostile) &&
+            CU_add_test(s, "terminal", test_terminal) && CU_add_test(s, "hostile paths", test_hostile) &&
             CU_add_test(s, "full_access has no profile", test_full_access_has_no_file) &&
             CU_add_test(s, "no stale golden file", test_no_stale_files))
-               ? 0 : -1;
+               ? 0
+               : -1;
 }

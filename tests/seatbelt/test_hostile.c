@@ -25,8 +25,8 @@
 
 #define ORDINARY "ordinary"
 
-static const char *const placement_names[] = {"deniedReadPaths", "deniedWritePaths",
-                                              "allowedWritePaths", "cwd"};
+static const char *const placement_names[] = {"deniedReadPaths", "deniedWritePaths", "allowedWritePaths",
+                                              "cwd"};
 
 /* Build with `component` at `where` and read the result back. */
 static int build_and_read(const char *component, enum hostile_placement where, struct sbpl_read *r)
@@ -58,8 +58,8 @@ static char *substitute(const char *s, const char *component)
     return out;
 }
 
-static void compare(const struct sbpl_read *ordinary, const struct sbpl_read *hostile,
-                    const char *component, enum hostile_placement where)
+static void compare(const struct sbpl_read *ordinary, const struct sbpl_read *hostile, const char *component,
+                    enum hostile_placement where)
 {
     int same_skeleton = strcmp(ordinary->skeleton, hostile->skeleton) == 0;
     if (!same_skeleton)
@@ -114,5 +114,6 @@ int suite_hostile(void)
         return -1;
     return (CU_add_test(s, "structure unchanged in every placement", test_structure_unchanged) &&
             CU_add_test(s, "control bytes never written", test_control_bytes_never_written))
-               ? 0 : -1;
+               ? 0
+               : -1;
 }

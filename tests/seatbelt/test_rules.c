@@ -18,9 +18,12 @@
 static int collect(const struct fixture *f, struct sbpl_rules *r, char *err, size_t errlen)
 {
     struct sbpl_input in = {
-        .policy = &f->policy, .cwd = f->cwd,
-        .proxy_ports = f->ports, .proxy_port_count = f->port_count,
-        .terminals = f->terminals, .terminal_count = f->terminal_count,
+        .policy = &f->policy,
+        .cwd = f->cwd,
+        .proxy_ports = f->ports,
+        .proxy_port_count = f->port_count,
+        .terminals = f->terminals,
+        .terminal_count = f->terminal_count,
         .canon = fixture_canon,
     };
     return sbpl_rules_collect(&in, r, err, errlen);
@@ -206,5 +209,6 @@ int suite_rules(void)
             CU_add_test(s, "network modes", test_network_modes) &&
             CU_add_test(s, "refusals name list and index", test_refusals) &&
             CU_add_test(s, "full_access has no profile", test_full_access_has_no_profile))
-               ? 0 : -1;
+               ? 0
+               : -1;
 }

@@ -56,8 +56,8 @@ static void expect(enum sbpl_verdict want, struct sbpl_request q)
     if (last != want || deny != want || allows != want)
         fprintf(stderr, "\n  %s %s%s%s: want %s, last-match %s, deny-overrides %s, allows-only %s\n",
                 q.operation, q.path ? q.path : "", q.global_name ? q.global_name : "",
-                q.remote_host ? q.remote_host : "", verdict_name(want),
-                verdict_name(last), verdict_name(deny), verdict_name(allows));
+                q.remote_host ? q.remote_host : "", verdict_name(want), verdict_name(last),
+                verdict_name(deny), verdict_name(allows));
     CU_ASSERT_EQUAL(last, want);
     CU_ASSERT_EQUAL(deny, want);
     CU_ASSERT_EQUAL(allows, want);
@@ -300,5 +300,6 @@ int suite_semantics(void)
             CU_add_test(s, "network egress", test_network_egress) &&
             CU_add_test(s, "network proxy", test_network_proxy) &&
             CU_add_test(s, "hostile denials hold", test_hostile_denials_hold))
-               ? 0 : -1;
+               ? 0
+               : -1;
 }

@@ -16,8 +16,8 @@
 #include "process/conn.h"
 #include "process/refusal_report.h"
 
-#define DNS_TTL 60               /* seconds: the slot of a name never changes during a run */
-#define DNS_PER_WAKEUP 64        /* datagrams per call: a flood cannot hold the loop */
+#define DNS_TTL 60        /* seconds: the slot of a name never changes during a run */
+#define DNS_PER_WAKEUP 64 /* datagrams per call: a flood cannot hold the loop */
 
 static void report_name(struct egress_loop *loop, const char *name, const char *rule)
 {
@@ -48,7 +48,7 @@ static size_t answer(struct egress_loop *loop, const struct dns_query *q, unsign
         return dns_write_answer(out, q, DNS_NOERROR, NULL, 0);
     int slot = synth_table_slot(loop->synth, host.name);
     if (slot < 0)
-        return dns_write_answer(out, q, DNS_SERVFAIL, NULL, 0);   /* the wildcard pool is used up */
+        return dns_write_answer(out, q, DNS_SERVFAIL, NULL, 0); /* the wildcard pool is used up */
     unsigned char addr[4];
     synth_slot_addr((size_t)slot, addr);
     return dns_write_answer(out, q, DNS_NOERROR, addr, DNS_TTL);
@@ -62,15 +62,15 @@ void dns_frontend_serve(struct egress_loop *loop, int fd)
         socklen_t fromlen = sizeof from;
         /* MSG_TRUNC: the datagram's real length, so an oversized one is
          * dropped rather than read as its first bytes. */
-        ssize_t n = recvfrom(fd, query, sizeof query, MSG_DONTWAIT | MSG_TRUNC, (struct sockaddr *)&from,
-                             &fromlen);
+        ssize_t n =
+            recvfrom(fd, query, sizeof query, MSG_DONTWAIT | MSG_TRUNC, (struct sockaddr *)&from, &fromlen);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
-            return;   /* EAGAIN: all read */
+            return; /* EAGAIN: all read */
         struct dns_query q;
         if ((size_t)n > sizeof query || fromlen > sizeof from || !dns_parse_query(query, (size_t)n, &q))
-            continue;   /* not a stub resolver's query: no answer at all */
+            continue; /* not a stub resolver's query: no answer at all */
         unsigned char out[DNS_ANSWER_MAX];
         size_t len = answer(loop, &q, out);
         sendto(fd, out, len, MSG_DONTWAIT, (struct sockaddr *)&from, fromlen);

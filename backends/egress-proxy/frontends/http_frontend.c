@@ -34,7 +34,8 @@ static void http_refuse(struct egress_loop *loop, struct conn *c, int status, co
     char body[800];
     int bn = snprintf(body, sizeof body, "happy-agent-supervisor egress proxy: %s\n%s", reason,
                       status == 403 ? "This is the sandbox's network policy, not a network fault: "
-                                      "retrying or another route will not help.\n" : "");
+                                      "retrying or another route will not help.\n"
+                                    : "");
     if (bn < 0)
         bn = 0;
     if ((size_t)bn >= sizeof body)
@@ -66,7 +67,7 @@ static void http_connected(struct conn *c)
 {
     static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
     if (!c->http_connect)
-        return;   /* an absolute-URI request: the origin's response is the reply */
+        return; /* an absolute-URI request: the origin's response is the reply */
     /* Owed to the client before any upstream byte; relay_start takes it.
      * A static string: relay.c never frees dir[1].prefix for a CONNECT. */
     c->dir[1].prefix = (char *)established;
@@ -106,29 +107,28 @@ static void http_step(struct egress_loop *loop, struct conn *c)
     struct http_request req;
     static char rewritten[HTTP_REWRITE_MAX];
     size_t rewritten_len = 0;
-    enum http_parse_result r = http_parse_request((const char *)c->in, c->in_len, &req, rewritten,
-                                                  &rewritten_len);
+    enum http_parse_result r =
+        http_parse_request((const char *)c->in, c->in_len, &req, rewritten, &rewritten_len);
     if (r == HTTP_NEED_MORE)
         return;
     if (r != HTTP_PARSED) {
         char reason[160];
         snprintf(reason, sizeof reason, "%s: %s", r == HTTP_NEEDS_LENGTH ? "refused" : "malformed request",
                  req.why ? req.why : "unparseable");
-        http_refuse(loop, c, r == HTTP_MALFORMED ? 400 : r == HTTP_TOO_LARGE ? 431 : 411, NULL,
-                             reason);
+        http_refuse(loop, c, r == HTTP_MALFORMED ? 400 : r == HTTP_TOO_LARGE ? 431 : 411, NULL, reason);
         return;
     }
     if (!req.has_credentials ||
         !proxy_creds_check(&loop->creds, req.user, req.user_len, req.pass, req.pass_len)) {
         http_refuse(loop, c, 407, NULL,
-                             req.has_credentials ? "wrong proxy credentials"
-                                                 : "proxy credentials required (use the proxy URL "
-                                                   "from HTTP_PROXY, which carries them)");
+                    req.has_credentials ? "wrong proxy credentials"
+                                        : "proxy credentials required (use the proxy URL "
+                                          "from HTTP_PROXY, which carries them)");
         return;
     }
     c->http_connect = req.is_connect;
-    if (set_upstream_prefix(c, &req, req.is_connect ? NULL : rewritten,
-                            req.is_connect ? 0 : rewritten_len) != 0) {
+    if (set_upstream_prefix(c, &req, req.is_connect ? NULL : rewritten, req.is_connect ? 0 : rewritten_len) !=
+        0) {
         conn_close(loop, c, true);
         return;
     }

@@ -46,7 +46,8 @@ static void transparent_accepted(struct egress_loop *loop, struct conn *c)
         conn_close(loop, c, true);
         return;
     }
-    const char *name = loop->synth ? synth_table_name(loop->synth, (const unsigned char *)&sin.sin_addr) : NULL;
+    const char *name =
+        loop->synth ? synth_table_name(loop->synth, (const unsigned char *)&sin.sin_addr) : NULL;
     if (!name) {
         refuse_unassigned(loop, c, &sin);
         return;
@@ -64,7 +65,7 @@ static void transparent_refuse(struct egress_loop *loop, struct conn *c, const s
 
 static void transparent_connected(struct conn *c)
 {
-    (void)c;   /* no reply owed: the origin's bytes are the first the client sees */
+    (void)c; /* no reply owed: the origin's bytes are the first the client sees */
 }
 
 const struct front_end transparent_front_end = {

@@ -27,10 +27,10 @@ enum dns_rcode { DNS_NOERROR = 0, DNS_SERVFAIL = 2, DNS_NXDOMAIN = 3 };
 
 struct dns_query {
     uint16_t id;
-    bool rd;                                 /* recursion desired, echoed */
+    bool rd; /* recursion desired, echoed */
     uint16_t qtype;
-    char name[254];                          /* dotted, lower case, no trailing dot */
-    unsigned char question[DNS_QUESTION_MAX];/* the question as sent, echoed in the answer */
+    char name[254];                           /* dotted, lower case, no trailing dot */
+    unsigned char question[DNS_QUESTION_MAX]; /* the question as sent, echoed in the answer */
     size_t question_len;
 };
 

@@ -146,8 +146,8 @@ static bool split_request_line(struct span line, struct span *method, struct spa
     for (size_t i = 0; i < target->n; i++)
         if ((unsigned char)target->p[i] <= 0x20 || (unsigned char)target->p[i] >= 0x7f)
             return false;
-    return version->n == 8 && (memcmp(version->p, "HTTP/1.1", 8) == 0 ||
-                               memcmp(version->p, "HTTP/1.0", 8) == 0);
+    return version->n == 8 &&
+           (memcmp(version->p, "HTTP/1.1", 8) == 0 || memcmp(version->p, "HTTP/1.0", 8) == 0);
 }
 
 struct field {
@@ -231,8 +231,9 @@ static enum http_parse_result body_framing(const struct field *fields, size_t co
     for (size_t i = 0; i < count; i++)
         for (size_t k = 0; k < 2; k++)
             if (span_is(fields[i].name, "Connection") && list_has(fields[i].value, framing[k]))
-                return fail(req, HTTP_MALFORMED, "a Connection field naming a framing field "
-                                                 "(Content-Length, Transfer-Encoding)");
+                return fail(req, HTTP_MALFORMED,
+                            "a Connection field naming a framing field "
+                            "(Content-Length, Transfer-Encoding)");
     if (is_connect && (length || chunked))
         return fail(req, HTTP_MALFORMED, "a CONNECT request with a body");
     if (chunked)
@@ -289,8 +290,8 @@ static bool list_has(struct span list, struct span name)
 static bool hop_by_hop(struct field f, const struct field *fields, size_t count)
 {
     static const char *const fixed[] = {
-        "Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authorization",
-        "Proxy-Authenticate", "TE", "Trailer", "Upgrade", "Host",
+        "Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authorization", "Proxy-Authenticate", "TE",
+        "Trailer",    "Upgrade",          "Host",
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (span_is(f.name, fixed[i]))
@@ -311,17 +312,16 @@ static bool append(char *out, size_t *at, const char *p, size_t n)
 }
 
 static bool rewrite_head(struct span method, struct span path, struct span version,
-                         const struct field *fields, size_t count, const struct http_request *req,
-                         char *out, size_t *out_len)
+                         const struct field *fields, size_t count, const struct http_request *req, char *out,
+                         size_t *out_len)
 {
     size_t at = 0;
     char host_line[300];
     bool v6 = memchr(req->host, ':', req->host_len) != NULL;
-    int hn = req->port == 80
-        ? snprintf(host_line, sizeof host_line, "Host: %s%.*s%s\r\n", v6 ? "[" : "",
-                   (int)req->host_len, req->host, v6 ? "]" : "")
-        : snprintf(host_line, sizeof host_line, "Host: %s%.*s%s:%u\r\n", v6 ? "[" : "",
-                   (int)req->host_len, req->host, v6 ? "]" : "", (unsigned)req->port);
+    int hn = req->port == 80 ? snprintf(host_line, sizeof host_line, "Host: %s%.*s%s\r\n", v6 ? "[" : "",
+                                        (int)req->host_len, req->host, v6 ? "]" : "")
+                             : snprintf(host_line, sizeof host_line, "Host: %s%.*s%s:%u\r\n", v6 ? "[" : "",
+                                        (int)req->host_len, req->host, v6 ? "]" : "", (unsigned)req->port);
     if (hn < 0 || (size_t)hn >= sizeof host_line)
         return false;
     bool ok = append(out, &at, method.p, method.n) && append(out, &at, " ", 1) &&
@@ -413,7 +413,7 @@ enum http_parse_result http_parse_request(const char *buf, size_t len, struct ht
     char joined[HTTP_HEAD_MAX + 2];
     if (path.n == 0) {
         path = root;
-    } else if (path.p[0] == '?') {           /* "http://h?q" means "/?q" */
+    } else if (path.p[0] == '?') { /* "http://h?q" means "/?q" */
         joined[0] = '/';
         memcpy(joined + 1, path.p, path.n);
         path = (struct span){joined, path.n + 1};

@@ -19,31 +19,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HTTP_HEAD_MAX 8192      /* request line + fields + blank line */
+#define HTTP_HEAD_MAX 8192 /* request line + fields + blank line */
 #define HTTP_FIELDS_MAX 64
 #define HTTP_REWRITE_MAX (HTTP_HEAD_MAX + 512)
 
 enum http_parse_result {
     HTTP_NEED_MORE = 0,
     HTTP_PARSED,
-    HTTP_MALFORMED,     /* 400 */
-    HTTP_TOO_LARGE,     /* 431: head or field count over the limits */
-    HTTP_NEEDS_LENGTH,  /* 411: a Transfer-Encoding body */
+    HTTP_MALFORMED,    /* 400 */
+    HTTP_TOO_LARGE,    /* 431: head or field count over the limits */
+    HTTP_NEEDS_LENGTH, /* 411: a Transfer-Encoding body */
 };
 
 struct http_request {
     bool is_connect;
-    const char *host;          /* into the caller's buffer: host text, brackets removed */
+    const char *host; /* into the caller's buffer: host text, brackets removed */
     size_t host_len;
     unsigned short port;
-    bool has_credentials;      /* Proxy-Authorization: Basic, decoded */
+    bool has_credentials; /* Proxy-Authorization: Basic, decoded */
     char user[256];
     size_t user_len;
     char pass[256];
     size_t pass_len;
-    size_t head_len;           /* bytes of the buffer the head used */
+    size_t head_len;             /* bytes of the buffer the head used */
     unsigned long long body_len; /* Content-Length (0 without one): bytes after the head that belong to it */
-    const char *why;           /* for a refusal: a short reason */
+    const char *why;             /* for a refusal: a short reason */
 };
 
 /*

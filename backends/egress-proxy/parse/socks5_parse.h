@@ -25,9 +25,9 @@ enum socks5_reply_code {
 enum socks5_result {
     SOCKS5_NEED_MORE = 0,
     SOCKS5_OK,
-    SOCKS5_BAD,          /* not SOCKS5 or malformed: close */
-    SOCKS5_NO_METHOD,    /* greeting without username/password: reply 05 FF, close */
-    SOCKS5_UNSUPPORTED,  /* request: reply with `code`, close */
+    SOCKS5_BAD,         /* not SOCKS5 or malformed: close */
+    SOCKS5_NO_METHOD,   /* greeting without username/password: reply 05 FF, close */
+    SOCKS5_UNSUPPORTED, /* request: reply with `code`, close */
 };
 
 /* Greeting: VER=5 NMETHODS METHODS...; OK only if 0x02 is offered. */
@@ -45,8 +45,8 @@ enum socks5_result socks5_parse_auth(const unsigned char *buf, size_t len, size_
                                      struct socks5_auth *auth);
 
 struct socks5_request {
-    unsigned char atyp;       /* 1, 3 or 4 */
-    char host[256];           /* domain as sent, or the address in text form */
+    unsigned char atyp; /* 1, 3 or 4 */
+    char host[256];     /* domain as sent, or the address in text form */
     size_t host_len;
     unsigned short port;
     enum socks5_reply_code code; /* for SOCKS5_UNSUPPORTED */

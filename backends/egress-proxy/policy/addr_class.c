@@ -89,15 +89,15 @@ void ip_unwrap(const struct ip_addr *in, struct ip_addr *out)
     *out = *in;
     if (in->family != AF_INET6)
         return;
-    if (all_zero(b, 10) && b[10] == 0xff && b[11] == 0xff)            /* ::ffff:a.b.c.d */
+    if (all_zero(b, 10) && b[10] == 0xff && b[11] == 0xff) /* ::ffff:a.b.c.d */
         set_v4(out, b + 12);
     else if (all_zero(b, 8) && b[8] == 0xff && b[9] == 0xff && !b[10] && !b[11]) /* ::ffff:0:a.b.c.d */
         set_v4(out, b + 12);
     else if (all_zero(b, 12) && !(all_zero(b + 12, 3) && b[15] <= 1)) /* ::a.b.c.d, not :: or ::1 */
         set_v4(out, b + 12);
-    else if (memcmp(b, nat64, 12) == 0)                               /* 64:ff9b::/96 */
+    else if (memcmp(b, nat64, 12) == 0) /* 64:ff9b::/96 */
         set_v4(out, b + 12);
-    else if (b[0] == 0x20 && b[1] == 0x02)                            /* 2002::/16 6to4 */
+    else if (b[0] == 0x20 && b[1] == 0x02) /* 2002::/16 6to4 */
         set_v4(out, b + 2);
 }
 
@@ -129,15 +129,15 @@ static const struct range v6_ranges[] = {
     {{0}, 128, ADDR_UNSPECIFIED},
     {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 128, ADDR_LOOPBACK},
     {{0x00, 0x64, 0xff, 0x9b, 0x00, 0x01}, 48, ADDR_PRIVATE}, /* local-use NAT64 */
-    {{0}, 8, ADDR_RESERVED},                        /* the rest of ::/8 */
-    {{0x01, 0x00}, 64, ADDR_RESERVED},              /* discard-only */
-    {{0x20, 0x01, 0x00, 0x00}, 32, ADDR_RESERVED},  /* Teredo hides an IPv4 */
+    {{0}, 8, ADDR_RESERVED},                                  /* the rest of ::/8 */
+    {{0x01, 0x00}, 64, ADDR_RESERVED},                        /* discard-only */
+    {{0x20, 0x01, 0x00, 0x00}, 32, ADDR_RESERVED},            /* Teredo hides an IPv4 */
     {{0x20, 0x01, 0x00, 0x02, 0x00, 0x00}, 48, ADDR_BENCHMARK},
     {{0x20, 0x01, 0x0d, 0xb8}, 32, ADDR_DOCUMENTATION},
     {{0x3f, 0xff}, 20, ADDR_DOCUMENTATION},
-    {{0xfc}, 7, ADDR_PRIVATE},                      /* unique local */
+    {{0xfc}, 7, ADDR_PRIVATE}, /* unique local */
     {{0xfe, 0x80}, 10, ADDR_LINK_LOCAL},
-    {{0xfe, 0xc0}, 10, ADDR_PRIVATE},               /* site-local (deprecated) */
+    {{0xfe, 0xc0}, 10, ADDR_PRIVATE}, /* site-local (deprecated) */
     {{0xff}, 8, ADDR_MULTICAST},
 };
 
@@ -162,8 +162,8 @@ enum addr_class addr_classify(const struct ip_addr *addr)
     struct ip_addr a;
     ip_unwrap(addr, &a);
     const struct range *table = a.family == AF_INET ? v4_ranges : v6_ranges;
-    size_t n = a.family == AF_INET ? sizeof v4_ranges / sizeof v4_ranges[0]
-                                   : sizeof v6_ranges / sizeof v6_ranges[0];
+    size_t n =
+        a.family == AF_INET ? sizeof v4_ranges / sizeof v4_ranges[0] : sizeof v6_ranges / sizeof v6_ranges[0];
     if (a.family != AF_INET && a.family != AF_INET6)
         return ADDR_RESERVED;
     /* First match wins: the tables list the more specific ranges first. */

@@ -10,8 +10,8 @@
 #include <sys/socket.h>
 
 struct ip_addr {
-    int family;            /* AF_INET or AF_INET6 */
-    unsigned char b[16];   /* network order; AF_INET uses b[0..3] */
+    int family;          /* AF_INET or AF_INET6 */
+    unsigned char b[16]; /* network order; AF_INET uses b[0..3] */
 };
 
 enum addr_class {

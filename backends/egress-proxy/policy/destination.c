@@ -8,7 +8,8 @@
 #include "policy/destination.h"
 
 /* Does an allowedInternalHosts rule allow `host` on `port`? */
-static bool internal_rule_allows(const struct host_policy *policy, const struct dest_host *host, unsigned port)
+static bool internal_rule_allows(const struct host_policy *policy, const struct dest_host *host,
+                                 unsigned port)
 {
     for (size_t i = 0; i < policy->count; i++)
         if (policy->rules[i].internal && host_rules_match(&policy->rules[i], 1, host, port))
@@ -33,7 +34,8 @@ static void refuse_unlisted(const struct host_policy *policy, unsigned port, str
     out->rule = "allowedHosts";
     if (host_rules_name(policy->rules, policy->count, &out->host))
         snprintf(out->reason, sizeof out->reason,
-                 "port %u of '%s' is not in %s (the host is allowed on other ports only)", port, out->host.name, lists);
+                 "port %u of '%s' is not in %s (the host is allowed on other ports only)", port,
+                 out->host.name, lists);
     else
         snprintf(out->reason, sizeof out->reason, "'%s' is not in %s (%zu entr%s)", out->host.name, lists,
                  policy->count, policy->count == 1 ? "y" : "ies");
@@ -50,17 +52,18 @@ void dest_decide(const struct host_policy *policy, const char *host, size_t host
     case HOST_BAD_SYNTAX:
         out->verdict = DEST_MALFORMED;
         out->rule = "malformed-host";
-        snprintf(out->reason, sizeof out->reason, "the requested host is not a valid host name or IP literal");
+        snprintf(out->reason, sizeof out->reason,
+                 "the requested host is not a valid host name or IP literal");
         return;
     case HOST_NUMERIC:
         out->verdict = DEST_DENIED;
         out->rule = "numeric-host-spelling";
         snprintf(out->reason, sizeof out->reason,
                  "'%s' is a numeric spelling that is not a strict IP literal; name the host, "
-                 "or use a dotted quad or an IPv6 literal", out->host.name);
+                 "or use a dotted quad or an IPv6 literal",
+                 out->host.name);
         return;
-    default:
-        break;
+    default: break;
     }
     if (!host_rules_match(policy->rules, policy->count, &out->host, port)) {
         refuse_unlisted(policy, port, out);
@@ -82,18 +85,20 @@ bool dest_address_allowed(struct dest_decision *decision, const struct ip_addr *
         return true;
     char text[64] = "?";
     ip_format(addr, text, sizeof text);
-    if (!decision->address[0])   /* the first refused, when a name has several */
+    if (!decision->address[0]) /* the first refused, when a name has several */
         snprintf(decision->address, sizeof decision->address, "%s", text);
     decision->verdict = DEST_DENIED;
     decision->rule = "address-class";
     if (decision->internal)
         snprintf(decision->reason, sizeof decision->reason,
                  "'%s' resolved to %s, a %s address, which no name reaches (not even one in "
-                 "network.allowedInternalHosts)", decision->host.name, text, addr_class_name(cls));
+                 "network.allowedInternalHosts)",
+                 decision->host.name, text, addr_class_name(cls));
     else if (addr_class_internal(cls))
         snprintf(decision->reason, sizeof decision->reason,
                  "'%s' resolved to %s, a %s address; only public addresses are reachable by name, unless "
-                 "the name is in network.allowedInternalHosts", decision->host.name, text, addr_class_name(cls));
+                 "the name is in network.allowedInternalHosts",
+                 decision->host.name, text, addr_class_name(cls));
     else
         snprintf(decision->reason, sizeof decision->reason,
                  "'%s' resolved to %s, a %s address; only public addresses are reachable by name",

@@ -17,10 +17,10 @@ struct host_policy {
 };
 
 enum dest_verdict {
-    DEST_MALFORMED,      /* not a host at all: 400 / SOCKS 0x01 */
-    DEST_DENIED,         /* refused by the policy: 403 / SOCKS 0x02 */
-    DEST_CONNECT_LITERAL,/* allowed literal: connect to it, no lookup */
-    DEST_RESOLVE,        /* allowed name: resolve, then check each address */
+    DEST_MALFORMED,       /* not a host at all: 400 / SOCKS 0x01 */
+    DEST_DENIED,          /* refused by the policy: 403 / SOCKS 0x02 */
+    DEST_CONNECT_LITERAL, /* allowed literal: connect to it, no lookup */
+    DEST_RESOLVE,         /* allowed name: resolve, then check each address */
 };
 
 struct dest_decision {
@@ -30,8 +30,8 @@ struct dest_decision {
      * response header, and a sentence for the body. */
     const char *rule;
     char reason[400];
-    char address[64];    /* for "address-class": the address refused, else "" */
-    bool internal;       /* an allowedInternalHosts rule allows host and port */
+    char address[64]; /* for "address-class": the address refused, else "" */
+    bool internal;    /* an allowedInternalHosts rule allows host and port */
 };
 
 /* Decide on a requested host (bytes as sent) and port. */

@@ -106,14 +106,10 @@ bool host_name_beneath(const char *name, const char *suffix)
 static bool rule_names(const struct host_rule *rule, const struct dest_host *host)
 {
     switch (rule->kind) {
-    case RULE_LITERAL:
-        return host->is_literal && ip_equal(&rule->literal, &host->literal);
-    case RULE_EXACT:
-        return !host->is_literal && strcmp(rule->text, host->name) == 0;
-    case RULE_SUFFIX:
-        return !host->is_literal && host_name_beneath(host->name, rule->text);
-    default:
-        return false;
+    case RULE_LITERAL: return host->is_literal && ip_equal(&rule->literal, &host->literal);
+    case RULE_EXACT: return !host->is_literal && strcmp(rule->text, host->name) == 0;
+    case RULE_SUFFIX: return !host->is_literal && host_name_beneath(host->name, rule->text);
+    default: return false;
     }
 }
 

@@ -15,14 +15,14 @@
 /* A requested destination host, normalised. */
 struct dest_host {
     bool is_literal;
-    struct ip_addr literal;               /* when is_literal */
-    char name[HOST_NAME_MAX_LEN + 2];     /* lower case, no trailing dot; or the literal's canonical text */
+    struct ip_addr literal;           /* when is_literal */
+    char name[HOST_NAME_MAX_LEN + 2]; /* lower case, no trailing dot; or the literal's canonical text */
 };
 
 enum host_parse_result {
     HOST_OK = 0,
-    HOST_BAD_SYNTAX,   /* not a host name or IP literal at all: malformed request */
-    HOST_NUMERIC,      /* "127.1", "2130706433", "0x7f.1": refused as ambiguous */
+    HOST_BAD_SYNTAX, /* not a host name or IP literal at all: malformed request */
+    HOST_NUMERIC,    /* "127.1", "2130706433", "0x7f.1": refused as ambiguous */
 };
 
 /*
@@ -37,10 +37,10 @@ enum host_parse_result dest_host_parse(const char *text, size_t len, struct dest
 struct host_rule {
     enum { RULE_EXACT, RULE_SUFFIX, RULE_LITERAL, RULE_NEVER } kind;
     struct ip_addr literal;
-    char text[HOST_NAME_MAX_LEN + 2];     /* normalised name or suffix (without "*.") */
-    unsigned short port;                  /* 0: any port */
-    const char *entry;                    /* the entry as written, for messages */
-    bool internal;                        /* from allowedInternalHosts */
+    char text[HOST_NAME_MAX_LEN + 2]; /* normalised name or suffix (without "*.") */
+    unsigned short port;              /* 0: any port */
+    const char *entry;                /* the entry as written, for messages */
+    bool internal;                    /* from allowedInternalHosts */
 };
 
 /*

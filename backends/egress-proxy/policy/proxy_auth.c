@@ -19,8 +19,8 @@ static bool ct_equal(const char *a, size_t alen, const char *b, size_t blen)
     return diff == 0;
 }
 
-bool proxy_creds_check(const struct proxy_creds *creds, const char *user, size_t ulen,
-                       const char *pass, size_t plen)
+bool proxy_creds_check(const struct proxy_creds *creds, const char *user, size_t ulen, const char *pass,
+                       size_t plen)
 {
     bool u = ct_equal(creds->user, strlen(creds->user), user, ulen);
     bool p = ct_equal(creds->secret, strlen(creds->secret), pass, plen);
@@ -29,11 +29,16 @@ bool proxy_creds_check(const struct proxy_creds *creds, const char *user, size_t
 
 static int b64_value(char c)
 {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
     return -1;
 }
 
@@ -52,7 +57,7 @@ long base64_decode(const char *in, size_t len, unsigned char *out, size_t cap)
                 v[k] = 0;
                 continue;
             }
-            if (pad)                      /* data after '=' */
+            if (pad) /* data after '=' */
                 return -1;
             if ((v[k] = b64_value(c)) < 0)
                 return -1;

@@ -18,8 +18,8 @@ struct proxy_creds {
 
 /* True iff (user, pass) are exactly the credentials.  The time taken does
  * not depend on where the first differing byte is. */
-bool proxy_creds_check(const struct proxy_creds *creds, const char *user, size_t ulen,
-                       const char *pass, size_t plen);
+bool proxy_creds_check(const struct proxy_creds *creds, const char *user, size_t ulen, const char *pass,
+                       size_t plen);
 
 /* Strict RFC 4648 base64 (padding required, no whitespace).  Returns the
  * decoded length, or -1 if malformed or longer than cap. */

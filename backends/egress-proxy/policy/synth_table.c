@@ -54,7 +54,8 @@ int synth_table_build(const struct host_policy *rules, struct synth_table *t, ch
     for (size_t i = 0; i < rules->count; i++) {
         const struct host_rule *r = &rules->rules[i];
         if (add_port(t, r->port) != 0) {
-            snprintf(err, errlen, "the transparent front-end relays at most %d ports (network.allowedHosts names more)",
+            snprintf(err, errlen,
+                     "the transparent front-end relays at most %d ports (network.allowedHosts names more)",
                      SYNTH_MAX_PORTS);
             return -1;
         }
@@ -62,7 +63,8 @@ int synth_table_build(const struct host_policy *rules, struct synth_table *t, ch
             pool = SYNTH_POOL;
         else if (r->kind == RULE_EXACT && find_name(t, r->text) < 0) {
             if (t->assigned == SYNTH_MAX_SLOTS - SYNTH_POOL) {
-                snprintf(err, errlen, "the transparent front-end serves at most %d exact names in network.allowedHosts",
+                snprintf(err, errlen,
+                         "the transparent front-end serves at most %d exact names in network.allowedHosts",
                          SYNTH_MAX_SLOTS - SYNTH_POOL);
                 return -1;
             }
@@ -72,8 +74,10 @@ int synth_table_build(const struct host_policy *rules, struct synth_table *t, ch
     t->fixed = t->assigned;
     t->slots = t->fixed + pool;
     if (t->slots * t->nports > SYNTH_MAX_LISTENERS) {
-        snprintf(err, errlen, "the transparent front-end would need %zu listening sockets (names x ports), more than %d: "
-                              "name fewer hosts or ports", t->slots * t->nports, SYNTH_MAX_LISTENERS);
+        snprintf(err, errlen,
+                 "the transparent front-end would need %zu listening sockets (names x ports), more than %d: "
+                 "name fewer hosts or ports",
+                 t->slots * t->nports, SYNTH_MAX_LISTENERS);
         return -1;
     }
     return 0;
@@ -113,7 +117,8 @@ void synth_slot_addr(size_t slot, unsigned char out[4])
 
 const char *synth_table_name(const struct synth_table *t, const unsigned char addr[4])
 {
-    unsigned long a = (unsigned long)addr[0] << 24 | (unsigned long)addr[1] << 16 | (unsigned long)addr[2] << 8 | addr[3];
+    unsigned long a =
+        (unsigned long)addr[0] << 24 | (unsigned long)addr[1] << 16 | (unsigned long)addr[2] << 8 | addr[3];
     unsigned long mask = ~0ul << (32 - SYNTH_PREFIX) & 0xffffffffu;
     if ((a & mask) != SYNTH_NET || a - SYNTH_NET == 0 || a - SYNTH_NET - 1 >= t->assigned)
         return NULL;

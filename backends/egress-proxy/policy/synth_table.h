@@ -17,19 +17,22 @@
 
 #include "policy/destination.h"
 
-#define SYNTH_NET 0x7f400000u       /* 127.64.0.0/10: loopback, so local to the sandbox */
+#define SYNTH_NET 0x7f400000u /* 127.64.0.0/10: loopback, so local to the sandbox */
 #define SYNTH_PREFIX 10
-#define SYNTH_POOL 16               /* slots for names a wildcard allows */
+#define SYNTH_POOL 16 /* slots for names a wildcard allows */
 #define SYNTH_MAX_SLOTS 64
 #define SYNTH_MAX_PORTS 16
-#define SYNTH_MAX_LISTENERS 256     /* slots x ports: listening sockets handed over */
-#define SYNTH_WEB_PORTS {80, 443}   /* what an entry without a port opens */
+#define SYNTH_MAX_LISTENERS 256 /* slots x ports: listening sockets handed over */
+#define SYNTH_WEB_PORTS \
+    {                   \
+        80, 443         \
+    } /* what an entry without a port opens */
 
 struct synth_table {
-    size_t fixed;                   /* slots of exact names, 0..fixed-1 */
-    size_t slots;                   /* fixed + the pool */
-    size_t assigned;                /* slots with a name */
-    char names[SYNTH_MAX_SLOTS][HOST_NAME_MAX_LEN + 2];   /* as struct host_rule's text */
+    size_t fixed;                                       /* slots of exact names, 0..fixed-1 */
+    size_t slots;                                       /* fixed + the pool */
+    size_t assigned;                                    /* slots with a name */
+    char names[SYNTH_MAX_SLOTS][HOST_NAME_MAX_LEN + 2]; /* as struct host_rule's text */
     unsigned short ports[SYNTH_MAX_PORTS];
     size_t nports;
 };

@@ -111,7 +111,8 @@ const char *upstream_bypass(const struct upstream_proxy *up, const struct dest_h
         bool hit = e->kind == NO_PROXY_ADDRESS
                        ? host->is_literal && host->literal.family == e->addr.family &&
                              ip_prefix_match(host->literal.b, e->addr.b, e->prefix)
-                       : !host->is_literal && (strcmp(host->name, e->name) == 0 || host_name_beneath(host->name, e->name));
+                       : !host->is_literal &&
+                             (strcmp(host->name, e->name) == 0 || host_name_beneath(host->name, e->name));
         if (hit)
             return e->text;
     }
@@ -124,6 +125,6 @@ size_t upstream_connect_head(const struct upstream_proxy *up, const struct dest_
     char authority[HOST_NAME_MAX_LEN + 16];
     bool v6 = host->is_literal && host->literal.family == AF_INET6;
     snprintf(authority, sizeof authority, v6 ? "[%s]:%u" : "%s:%u", host->name, port);
-    return proxy_connect_request(authority, up->url.has_credentials ? up->url.user : NULL, up->url.password, out,
-                                 cap);
+    return proxy_connect_request(authority, up->url.has_credentials ? up->url.user : NULL, up->url.password,
+                                 out, cap);
 }

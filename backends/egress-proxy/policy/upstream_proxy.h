@@ -14,24 +14,24 @@
 #include "proxy_client.h"
 
 #define UPSTREAM_NO_PROXY_MAX 64
-#define UPSTREAM_ENTRY_MAX (HOST_NAME_MAX_LEN + 8)   /* a NO_PROXY entry as written, for messages */
+#define UPSTREAM_ENTRY_MAX (HOST_NAME_MAX_LEN + 8) /* a NO_PROXY entry as written, for messages */
 
 struct no_proxy_entry {
     enum { NO_PROXY_NAME, NO_PROXY_ADDRESS } kind;
-    char name[HOST_NAME_MAX_LEN + 2];   /* NO_PROXY_NAME: the name and its subdomains, lower case */
-    struct ip_addr addr;                /* NO_PROXY_ADDRESS: addr/prefix */
+    char name[HOST_NAME_MAX_LEN + 2]; /* NO_PROXY_NAME: the name and its subdomains, lower case */
+    struct ip_addr addr;              /* NO_PROXY_ADDRESS: addr/prefix */
     unsigned prefix;
     char text[UPSTREAM_ENTRY_MAX];
 };
 
 struct upstream_proxy {
-    bool set;                           /* false: every destination is reached directly */
-    struct proxy_url url;               /* where, and the credentials (secret) */
-    bool host_is_literal;               /* url.host is an IP literal: `literal`, no lookup */
+    bool set;             /* false: every destination is reached directly */
+    struct proxy_url url; /* where, and the credentials (secret) */
+    bool host_is_literal; /* url.host is an IP literal: `literal`, no lookup */
     struct ip_addr literal;
-    char shown[PROXY_URL_PART_MAX + 16];/* "http://host:port": what messages show, never the credentials */
-    char source[40];                    /* "network.outgoingProxy.upstream", or the variable it came from */
-    bool all_direct;                    /* NO_PROXY holds "*" */
+    char shown[PROXY_URL_PART_MAX + 16]; /* "http://host:port": what messages show, never the credentials */
+    char source[40];                     /* "network.outgoingProxy.upstream", or the variable it came from */
+    bool all_direct;                     /* NO_PROXY holds "*" */
     size_t no_proxy_count;
     struct no_proxy_entry no_proxy[UPSTREAM_NO_PROXY_MAX];
 };

@@ -73,22 +73,113 @@ static int drop_capabilities(char *err, size_t errlen)
 }
 
 static const char *const denied_syscalls[] = {
-    "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
-    "pidfd_getfd", "kcmp", "mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
-    "move_mount", "open_tree", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
-    "bind", "listen", "kexec_load", "kexec_file_load", "init_module", "finit_module",
-    "delete_module", "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
-    "io_uring_setup", "io_uring_enter", "io_uring_register", "open_by_handle_at",
-    "name_to_handle_at", "mknod", "mknodat", "unlink", "unlinkat", "rename", "renameat",
-    "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat", "symlink", "symlinkat", "chmod",
-    "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "truncate",
-    "ftruncate", "creat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
-    "fremovexattr", "utime", "utimes", "utimensat", "futimesat", "acct", "swapon", "swapoff",
-    "reboot", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "sethostname",
-    "setdomainname", "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid",
-    "setfsuid", "setfsgid", "setgroups", "capset", "personality", "quotactl", "fanotify_init",
-    "syslog", "vhangup", "iopl", "ioperm", "modify_ldt", "memfd_create", "memfd_secret",
-    "landlock_create_ruleset", "seccomp",
+    "execve",
+    "execveat",
+    "fork",
+    "vfork",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "pidfd_getfd",
+    "kcmp",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    "bind",
+    "listen",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "mknod",
+    "mknodat",
+    "unlink",
+    "unlinkat",
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "rmdir",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "fchmodat2",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "truncate",
+    "ftruncate",
+    "creat",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "utime",
+    "utimes",
+    "utimensat",
+    "futimesat",
+    "acct",
+    "swapon",
+    "swapoff",
+    "reboot",
+    "settimeofday",
+    "clock_settime",
+    "clock_adjtime",
+    "adjtimex",
+    "sethostname",
+    "setdomainname",
+    "setuid",
+    "setgid",
+    "setreuid",
+    "setregid",
+    "setresuid",
+    "setresgid",
+    "setfsuid",
+    "setfsgid",
+    "setgroups",
+    "capset",
+    "personality",
+    "quotactl",
+    "fanotify_init",
+    "syslog",
+    "vhangup",
+    "iopl",
+    "ioperm",
+    "modify_ldt",
+    "memfd_create",
+    "memfd_secret",
+    "landlock_create_ruleset",
+    "seccomp",
 };
 
 static int deny(scmp_filter_ctx ctx, const char *name, int err, unsigned nargs,
@@ -96,7 +187,7 @@ static int deny(scmp_filter_ctx ctx, const char *name, int err, unsigned nargs,
 {
     int nr = seccomp_syscall_resolve_name(name);
     if (nr == __NR_SCMP_ERROR)
-        return 0;            /* not a syscall on this architecture */
+        return 0; /* not a syscall on this architecture */
     int r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(err), nr, nargs, args);
     return (r == 0 || nr < 0) ? 0 : r;
 }
@@ -124,10 +215,10 @@ static int add_rules(scmp_filter_ctx ctx)
     r = r ? r : deny(ctx, "openat2", ENOSYS, 0, NULL);
     static const int write_flags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND};
     for (size_t i = 0; !r && i < sizeof write_flags / sizeof write_flags[0]; i++) {
-        struct scmp_arg_cmp a2 = arg_cmp(2, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i],
-                                          (scmp_datum_t)write_flags[i]);
-        struct scmp_arg_cmp a1 = arg_cmp(1, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i],
-                                          (scmp_datum_t)write_flags[i]);
+        struct scmp_arg_cmp a2 =
+            arg_cmp(2, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i], (scmp_datum_t)write_flags[i]);
+        struct scmp_arg_cmp a1 =
+            arg_cmp(1, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i], (scmp_datum_t)write_flags[i]);
         r = deny(ctx, "openat", EACCES, 1, &a2);
         r = r ? r : deny(ctx, "open", EACCES, 1, &a1);
     }
@@ -179,7 +270,7 @@ static int die_with_parent(pid_t parent, char *err, size_t errlen)
 {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
         return failf(err, errlen, "prctl PR_SET_PDEATHSIG", errno);
-    if (getppid() != parent) {   /* it died before the line above */
+    if (getppid() != parent) { /* it died before the line above */
         snprintf(err, errlen, "the supervisor ended while the egress process started");
         return -1;
     }

@@ -81,7 +81,7 @@ static int leave_root(char *err, size_t errlen)
         return errno == EINVAL ? 0 : failf(err, errlen, "setgid(nobody)", errno);
     if (setuid(uid) != 0)
         return errno == EINVAL ? 0 : failf(err, errlen, "setuid(nobody)", errno);
-    if (uid != 0 && setuid(0) == 0)   /* must be irreversible */
+    if (uid != 0 && setuid(0) == 0) /* must be irreversible */
         return failf(err, errlen, "root could be regained after setuid(nobody)", EPERM);
     return 0;
 }

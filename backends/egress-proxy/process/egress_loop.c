@@ -71,7 +71,7 @@ void conn_close(struct egress_loop *loop, struct conn *c, bool reset)
     free(c->out);
     free(c->to_up);
     if (c->tunnel) {
-        wipe_secret(c->tunnel, c->tunnel_len);   /* a CONNECT not yet sent holds the upstream's credentials */
+        wipe_secret(c->tunnel, c->tunnel_len); /* a CONNECT not yet sent holds the upstream's credentials */
         free(c->tunnel);
         c->tunnel = NULL;
     }
@@ -162,7 +162,7 @@ static void linger_step(struct egress_loop *loop, struct conn *c)
 static void handshake_step(struct egress_loop *loop, struct conn *c)
 {
     if (c->in_len == CONN_IN_CAP) {
-        conn_close(loop, c, true);   /* the front-end should have refused already */
+        conn_close(loop, c, true); /* the front-end should have refused already */
         return;
     }
     ssize_t r = recv(c->cli.fd, c->in + c->in_len, CONN_IN_CAP - c->in_len, 0);
@@ -221,14 +221,14 @@ static void resolver_done(struct egress_loop *loop, int fd)
     for (int i = 0; i < 64 && (job = resolver_take(fd)); i++) {
         struct conn *c = job->owner;
         c->job_out = false;
-        if (c->closed) {            /* the client went away during the lookup */
+        if (c->closed) { /* the client went away during the lookup */
             free(job);
             c->job = NULL;
             c->next = loop->graveyard;
             loop->graveyard = c;
             continue;
         }
-        if (c->state == ST_RESOLVING)   /* not already refused for a timeout */
+        if (c->state == ST_RESOLVING) /* not already refused for a timeout */
             upstream_resolved(loop, c);
     }
 }
@@ -266,7 +266,7 @@ static void accept_clients(struct egress_loop *loop, struct listener *l)
         if (fd < 0 && (errno == EMFILE || errno == ENFILE))
             shed_pending_client(l->fd);
         if (fd < 0)
-            return;   /* EAGAIN, or ECONNABORTED: retried on the next event */
+            return; /* EAGAIN, or ECONNABORTED: retried on the next event */
         struct conn *c = loop->nconns < loop->max_conns ? calloc(1, sizeof *c) : NULL;
         /* A front-end that reads no request needs no handshake buffer. */
         unsigned char *in = c && !l->front->accepted ? malloc(CONN_IN_CAP) : NULL;
@@ -368,8 +368,8 @@ static int add_watch(struct egress_loop *loop, int fd, struct watch *w, char *er
     return 0;
 }
 
-int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t count,
-                    int control_fd, char *err, size_t errlen)
+int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t count, int control_fd,
+                    char *err, size_t errlen)
 {
     static struct watch resolver_watch = {W_RESOLVER}, control_watch = {W_CONTROL};
     reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -409,11 +409,11 @@ int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t
             } else if (w->kind == W_RESOLVER) {
                 resolver_done(loop, resolver_fd);
             } else if (w->kind == W_CONTROL) {
-                return 0;   /* the supervisor side wrote or went away: either way we end */
+                return 0; /* the supervisor side wrote or went away: either way we end */
             } else {
                 struct endpoint *ep = (struct endpoint *)(void *)w;
                 if (ep->conn->closed || ep->fd < 0)
-                    continue;   /* closed earlier in this batch */
+                    continue; /* closed earlier in this batch */
                 client_event(loop, ep->conn, ep, ev);
             }
         }

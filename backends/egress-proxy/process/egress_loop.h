@@ -13,7 +13,7 @@
  * supervisor side has gone.  `loop` has its policy and credentials set.
  * Returns only on a fatal error, with a message in err.
  */
-int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t count,
-                    int control_fd, char *err, size_t errlen);
+int egress_loop_run(struct egress_loop *loop, struct listener *listeners, size_t count, int control_fd,
+                    char *err, size_t errlen);
 
 #endif

@@ -77,7 +77,8 @@ static int shed_descriptors(int control, int *report, char *err, size_t errlen)
 #endif
     {
         struct rlimit lim;
-        long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 1048576 ? (long)lim.rlim_cur : 1048576;
+        long max =
+            getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 1048576 ? (long)lim.rlim_cur : 1048576;
         for (long fd = keep_below; fd < max; fd++)
             close((int)fd);
     }
@@ -140,9 +141,7 @@ static bool check_kind(const struct egress_config *cfg, const struct synth_table
 {
     unsigned fe = cfg->front_ends;
     switch (kind) {
-    case EGRESS_KIND_DNS:
-        *front = NULL;
-        return (fe & POLICY_FRONT_END_TRANSPARENT) && is_resolver_socket(fd);
+    case EGRESS_KIND_DNS: *front = NULL; return (fe & POLICY_FRONT_END_TRANSPARENT) && is_resolver_socket(fd);
     case EGRESS_KIND_TRANSPARENT:
         *front = &transparent_front_end;
         return (fe & POLICY_FRONT_END_TRANSPARENT) && is_relay_listener(t, fd);
@@ -152,8 +151,7 @@ static bool check_kind(const struct egress_config *cfg, const struct synth_table
     case EGRESS_KIND_SOCKS5:
         *front = &socks5_front_end;
         return (fe & POLICY_FRONT_END_SOCKS5) && is_listening_tcp(fd);
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -171,14 +169,14 @@ static int receive_batch(const struct egress_config *cfg, const struct synth_tab
         char buf[CMSG_SPACE(sizeof(int) * EGRESS_BATCH)];
     } cmsg;
     struct iovec iov = {payload, sizeof payload};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
-                         .msg_controllen = sizeof cmsg.buf};
+    struct msghdr msg = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf, .msg_controllen = sizeof cmsg.buf};
     ssize_t n;
     do
         n = recvmsg(control, &msg, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
     if (n == 0)
-        _exit(0);   /* the supervisor ended before building the sandbox */
+        _exit(0); /* the supervisor ended before building the sandbox */
     struct cmsghdr *h = n > 1 ? CMSG_FIRSTHDR(&msg) : NULL;
     size_t fds = h ? (h->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
     if (!h || (payload[0] != EGRESS_MSG_LISTENERS && payload[0] != EGRESS_MSG_LISTENERS_END) ||
@@ -193,8 +191,10 @@ static int receive_batch(const struct egress_config *cfg, const struct synth_tab
         memcpy(&l->fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
         if (!check_kind(cfg, t, (char)payload[1 + i], l->fd, &l->front) ||
             fcntl(l->fd, F_SETFL, O_NONBLOCK) != 0) {
-            snprintf(err, errlen, "descriptor %zu from the sandbox is not a listening socket "
-                                  "of a configured front-end", *count - 1);
+            snprintf(err, errlen,
+                     "descriptor %zu from the sandbox is not a listening socket "
+                     "of a configured front-end",
+                     *count - 1);
             return -1;
         }
     }
@@ -246,8 +246,8 @@ static size_t bind_on_loopback(const struct egress_config *cfg, int control, pid
     if (egress_confine(parent, err, errlen) != 0)
         report_and_exit(control, err);
     char line[32];
-    int n = snprintf(line, sizeof line, "%c%u %u\n", EGRESS_MSG_PORTS, (unsigned)ports[0],
-                     (unsigned)ports[1]);
+    int n =
+        snprintf(line, sizeof line, "%c%u %u\n", EGRESS_MSG_PORTS, (unsigned)ports[0], (unsigned)ports[1]);
     if (n <= 0 || send(control, line, (size_t)n, MSG_NOSIGNAL) != n)
         _exit(0);
     return count;

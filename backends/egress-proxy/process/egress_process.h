@@ -16,19 +16,19 @@
 #include "policy/synth_table.h"
 
 /* Messages on the socketpair (SOCK_SEQPACKET: one message per send). */
-#define EGRESS_MSG_READY 'R'      /* egress -> supervisor / sandbox: all set */
-#define EGRESS_MSG_ERROR 'E'      /* followed by one line of text */
+#define EGRESS_MSG_READY 'R' /* egress -> supervisor / sandbox: all set */
+#define EGRESS_MSG_ERROR 'E' /* followed by one line of text */
 /* sandbox -> egress: kinds[], their descriptors in SCM_RIGHTS, at most
  * EGRESS_BATCH of them per message; 'L' says more batches follow, 'Z' is
  * the last one (then the egress process answers "ready"). */
 #define EGRESS_MSG_LISTENERS 'L'
 #define EGRESS_MSG_LISTENERS_END 'Z'
-#define EGRESS_KIND_HTTP 'H'      /* a kinds[] entry: the listener is the http front-end */
-#define EGRESS_KIND_SOCKS5 'S'    /* ... the socks5 front-end */
-#define EGRESS_KIND_DNS 'D'       /* ... the transparent front-end's resolver (UDP, 127.0.0.53:53) */
+#define EGRESS_KIND_HTTP 'H'        /* a kinds[] entry: the listener is the http front-end */
+#define EGRESS_KIND_SOCKS5 'S'      /* ... the socks5 front-end */
+#define EGRESS_KIND_DNS 'D'         /* ... the transparent front-end's resolver (UDP, 127.0.0.53:53) */
 #define EGRESS_KIND_TRANSPARENT 'T' /* ... a relay listener on a synthetic address (synth_table.h) */
 #define EGRESS_DNS_ADDR 0x7f000035u /* 127.0.0.53, where the transparent front-end's resolver listens */
-#define EGRESS_BATCH 64           /* SCM_RIGHTS carries up to 253 (SCM_MAX_FD) */
+#define EGRESS_BATCH 64             /* SCM_RIGHTS carries up to 253 (SCM_MAX_FD) */
 /* http, socks5, the resolver, and one relay listener per slot x port. */
 #define EGRESS_MAX_LISTENERS (3 + SYNTH_MAX_LISTENERS)
 /* How long the supervisor waits for each answer of the egress process. */
@@ -46,10 +46,10 @@
 struct egress_config {
     struct host_policy policy;
     struct proxy_creds creds;
-    struct upstream_proxy upstream;   /* .set false: every destination directly */
-    unsigned front_ends;          /* POLICY_FRONT_END_* */
-    bool bind_loopback;           /* bind them on the host's loopback (else handed over) */
-    int report_fd;                /* the caller's --refusal-report descriptor, or -1 */
+    struct upstream_proxy upstream; /* .set false: every destination directly */
+    unsigned front_ends;            /* POLICY_FRONT_END_* */
+    bool bind_loopback;             /* bind them on the host's loopback (else handed over) */
+    int report_fd;                  /* the caller's --refusal-report descriptor, or -1 */
 };
 
 /* Never returns.  `control` is the egress end of the socketpair, `parent`

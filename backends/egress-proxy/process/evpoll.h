@@ -23,8 +23,8 @@
 
 #define EV_IN 0x1u
 #define EV_OUT 0x2u
-#define EV_ERR 0x4u   /* reported whether asked for or not */
-#define EV_HUP 0x8u   /* peer closed both ways; reported whether asked for or not */
+#define EV_ERR 0x4u /* reported whether asked for or not */
+#define EV_HUP 0x8u /* peer closed both ways; reported whether asked for or not */
 
 struct evpoll;
 

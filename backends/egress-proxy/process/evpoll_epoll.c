@@ -11,7 +11,7 @@
 
 #include "process/evpoll.h"
 
-const bool evpoll_hup_is_final = true;   /* EPOLLHUP: both ways shut */
+const bool evpoll_hup_is_final = true; /* EPOLLHUP: both ways shut */
 
 struct evpoll {
     int ep;
@@ -47,7 +47,7 @@ void evpoll_del(struct evpoll *ev, int fd)
 void evpoll_closing(struct evpoll *ev, int fd)
 {
     (void)ev;
-    (void)fd;   /* close() removes it from the epoll set */
+    (void)fd; /* close() removes it from the epoll set */
 }
 
 int evpoll_wait(struct evpoll *ev, struct ev_ready *out, int max, int timeout_ms)

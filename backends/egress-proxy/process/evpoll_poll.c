@@ -19,15 +19,15 @@
 
 #include "process/evpoll.h"
 
-const bool evpoll_hup_is_final = false;   /* macOS reports POLLHUP at a half-close */
+const bool evpoll_hup_is_final = false; /* macOS reports POLLHUP at a half-close */
 
 struct evpoll {
     struct pollfd *pfd;
     void **ptr;
-    int *fd_at;         /* index -> fd (pfd[].fd is -1 while parked) */
-    int *slot;          /* fd -> index in pfd[], -1 when not watched */
+    int *fd_at; /* index -> fd (pfd[].fd is -1 while parked) */
+    int *slot;  /* fd -> index in pfd[], -1 when not watched */
     size_t count, max_fds;
-    size_t start;       /* where the next scan begins: no slot is always last */
+    size_t start; /* where the next scan begins: no slot is always last */
 };
 
 struct evpoll *evpoll_new(size_t max_fds)

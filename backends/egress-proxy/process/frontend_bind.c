@@ -42,7 +42,10 @@ static int bind_one(unsigned short *port, char *err, size_t errlen)
 size_t frontend_bind(unsigned front_ends, struct listener *out, unsigned short ports[2], char *err,
                      size_t errlen)
 {
-    static const struct { unsigned bit; const struct front_end *front; } fronts[2] = {
+    static const struct {
+        unsigned bit;
+        const struct front_end *front;
+    } fronts[2] = {
         {POLICY_FRONT_END_HTTP, &http_front_end},
         {POLICY_FRONT_END_SOCKS5, &socks5_front_end},
     };

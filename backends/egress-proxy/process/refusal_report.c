@@ -38,7 +38,7 @@ static void failure_fields(struct report_line *l, const void *arg)
     if (e->status)
         report_field_uint(l, "upstreamStatus", (unsigned long long)e->status);
     else
-        report_field_string(l, "upstreamStatus", NULL, 0);   /* null */
+        report_field_string(l, "upstreamStatus", NULL, 0); /* null */
     report_field_text(l, "reason", e->reason);
 }
 

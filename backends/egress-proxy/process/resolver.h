@@ -23,12 +23,12 @@
 
 struct resolve_job {
     char host[256];
-    void *owner;                   /* the loop's connection; never touched by workers */
-    int error;                     /* 0, or nonzero with why[] set */
-    char why[RESOLVER_WHY_MAX];    /* why the name did not resolve, one sentence */
+    void *owner;                /* the loop's connection; never touched by workers */
+    int error;                  /* 0, or nonzero with why[] set */
+    char why[RESOLVER_WHY_MAX]; /* why the name did not resolve, one sentence */
     struct ip_addr addrs[RESOLVER_MAX_ADDRS];
     size_t count;
-    struct resolve_job *next;      /* queue link, workers only */
+    struct resolve_job *next; /* queue link, workers only */
 };
 
 /* The lookup itself, in the calling thread: what a worker does with a job

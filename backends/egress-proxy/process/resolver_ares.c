@@ -60,9 +60,10 @@ static void explain_status(struct resolve_job *job, int status)
     case ARES_ECANCELLED: what = "no answer within the lookup's deadline"; break;
     case ARES_ECONNREFUSED: what = "each DNS server refused or failed the query, or was unreachable"; break;
     case ARES_EBADNAME: what = "not a name DNS can look up"; break;
-    case ARES_EBADRESP: case ARES_EFORMERR:
-        what = "the DNS server's answer could not be read"; break;
-    case ARES_ESERVFAIL: case ARES_EREFUSED: what = "the DNS server refused or failed the query"; break;
+    case ARES_EBADRESP:
+    case ARES_EFORMERR: what = "the DNS server's answer could not be read"; break;
+    case ARES_ESERVFAIL:
+    case ARES_EREFUSED: what = "the DNS server refused or failed the query"; break;
     case ARES_EFILE: what = "the resolver's configuration could not be read"; break;
     case ARES_ENOMEM: what = "out of memory"; break;
     default: what = "the lookup failed"; break;
@@ -106,7 +107,7 @@ static void wait_for_answer(ares_channel channel, const bool *answered)
     while (!*answered) {
         long long left = deadline - now_ms();
         if (left <= 0) {
-            ares_cancel(channel);   /* on_answer runs with ARES_ECANCELLED */
+            ares_cancel(channel); /* on_answer runs with ARES_ECANCELLED */
             return;
         }
         ares_socket_t socks[ARES_GETSOCK_MAXNUM];
@@ -124,14 +125,15 @@ static void wait_for_answer(ares_channel channel, const bool *answered)
         int ms = (int)(t->tv_sec * 1000 + (t->tv_usec + 999) / 1000);
         int r = poll(p, n, ms);
         if (r < 0 && errno != EINTR)
-            return;                 /* cannot happen with valid descriptors; the caller cancels */
+            return; /* cannot happen with valid descriptors; the caller cancels */
         if (r <= 0) {
-            ares_process_fd(channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);   /* timeouts */
+            ares_process_fd(channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD); /* timeouts */
             continue;
         }
         for (nfds_t i = 0; i < n; i++)
             if (p[i].revents)
-                ares_process_fd(channel, p[i].revents & (POLLIN | POLLERR | POLLHUP) ? p[i].fd : ARES_SOCKET_BAD,
+                ares_process_fd(channel,
+                                p[i].revents & (POLLIN | POLLERR | POLLHUP) ? p[i].fd : ARES_SOCKET_BAD,
                                 p[i].revents & POLLOUT ? p[i].fd : ARES_SOCKET_BAD);
     }
 }
@@ -165,7 +167,7 @@ void resolver_lookup(struct resolve_job *job)
     wait_for_answer(channel, &st.answered);
     if (!st.answered)
         ares_cancel(channel);
-    ares_destroy(channel);          /* runs a pending callback with ARES_EDESTRUCTION */
+    ares_destroy(channel); /* runs a pending callback with ARES_EDESTRUCTION */
     if (!st.answered)
         explain_status(job, ARES_ECANCELLED);
 }

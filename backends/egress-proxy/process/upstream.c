@@ -51,8 +51,10 @@ static void report_failure(struct egress_loop *loop, struct conn *c, const char 
 {
     if (loop->report_fd < 0)
         return;
-    struct failure_event e = {c->front->name, c->dest.host.name, c->port, cause, reason,
-                              c->via_upstream ? loop->upstream.shown : NULL, status};
+    struct failure_event e = {c->front->name, c->dest.host.name,
+                              c->port,        cause,
+                              reason,         c->via_upstream ? loop->upstream.shown : NULL,
+                              status};
     failure_report_write(loop->report_fd, &e);
 }
 
@@ -69,14 +71,14 @@ static void upstream_proxy_fail(struct egress_loop *loop, struct conn *c, bool t
     char reason[1200];
     const char *shown = loop->upstream.shown;
     if (timeout && c->state == ST_TUNNEL)
-        snprintf(reason, sizeof reason, "the upstream proxy %s did not answer CONNECT %s:%u within %d s", shown,
-                 c->dest.host.name, (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
+        snprintf(reason, sizeof reason, "the upstream proxy %s did not answer CONNECT %s:%u within %d s",
+                 shown, c->dest.host.name, (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
     else if (timeout)
         snprintf(reason, sizeof reason, "no connection to the upstream proxy %s within %d s", shown,
                  CONNECT_TIMEOUT_MS / 1000);
     else if (c->job && c->job->error)
-        snprintf(reason, sizeof reason, "cannot resolve the upstream proxy's host '%s': %s", loop->upstream.url.host,
-                 c->job->why);
+        snprintf(reason, sizeof reason, "cannot resolve the upstream proxy's host '%s': %s",
+                 loop->upstream.url.host, c->job->why);
     else
         snprintf(reason, sizeof reason, "cannot connect to the upstream proxy %s: %s", shown,
                  strerror(c->last_errno ? c->last_errno : EHOSTUNREACH));
@@ -104,8 +106,8 @@ void upstream_fail(struct egress_loop *loop, struct conn *c, bool timeout)
     } else if (c->via_upstream) {
         upstream_proxy_fail(loop, c, timeout);
     } else if (timeout) {
-        snprintf(reason, sizeof reason, "no connection to '%s' port %u within %d s",
-                 c->dest.host.name, (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
+        snprintf(reason, sizeof reason, "no connection to '%s' port %u within %d s", c->dest.host.name,
+                 (unsigned)c->port, CONNECT_TIMEOUT_MS / 1000);
         refuse(loop, c, 504, SOCKS5_HOST_UNREACHABLE, NULL, reason);
     } else if (c->job && c->job->error) {
         snprintf(reason, sizeof reason, "cannot resolve '%s': %s", c->dest.host.name, c->job->why);
@@ -130,8 +132,7 @@ void upstream_resolved(struct egress_loop *loop, struct conn *c)
     upstream_connect_next(loop, c);
 }
 
-static socklen_t make_sockaddr(const struct ip_addr *a, unsigned short port,
-                               struct sockaddr_storage *ss)
+static socklen_t make_sockaddr(const struct ip_addr *a, unsigned short port, struct sockaddr_storage *ss)
 {
     memset(ss, 0, sizeof *ss);
     if (a->family == AF_INET) {
@@ -195,7 +196,7 @@ void upstream_connect_next(struct egress_loop *loop, struct conn *c)
                 return;
             }
             if (errno == EALREADY) {
-                conn_set_interest(loop, &c->cli, 0);   /* nothing to do with it until then */
+                conn_set_interest(loop, &c->cli, 0); /* nothing to do with it until then */
                 conn_set_interest(loop, &c->up, EV_OUT);
                 return;
             }

@@ -48,7 +48,8 @@ static void status_line(const char *head, size_t len, char *out, size_t cap)
     out[n] = '\0';
 }
 
-static void tunnel_fail(struct egress_loop *loop, struct conn *c, const char *cause, int status, const char *what)
+static void tunnel_fail(struct egress_loop *loop, struct conn *c, const char *cause, int status,
+                        const char *what)
 {
     char reason[1200];
     snprintf(reason, sizeof reason, "the upstream proxy %s %s (CONNECT %s:%u)", loop->upstream.shown, what,
@@ -98,7 +99,7 @@ static void read_answer(struct egress_loop *loop, struct conn *c)
         tunnel_fail(loop, c, FAILURE_UPSTREAM_FAILED, 0, what);
         return;
     }
-    size_t from = have >= 2 ? have - 2 : 0;   /* the empty line may straddle two reads */
+    size_t from = have >= 2 ? have - 2 : 0; /* the empty line may straddle two reads */
     size_t end = proxy_reply_head_end(c->tunnel + from, have + (size_t)r - from);
     size_t take = end ? end + from - have : (size_t)r;
     ssize_t got = recv(c->up.fd, c->tunnel + have, take, 0);
@@ -132,7 +133,7 @@ static void send_request(struct egress_loop *loop, struct conn *c)
         }
         c->tunnel_off += (size_t)w;
     }
-    wipe_secret(c->tunnel, c->tunnel_len);   /* the credentials are no longer needed here */
+    wipe_secret(c->tunnel, c->tunnel_len); /* the credentials are no longer needed here */
     c->tunnel_len = 0;
     c->tunnel_sent = true;
     conn_set_interest(loop, &c->up, EV_IN);

@@ -126,7 +126,7 @@ static enum pump_result pump(struct direction *d, int src, int dst, bool src_rea
         }
     }
     if (d->src_eof && relay_mover.held(d) == 0 && d->prefix_off == d->prefix_len && !d->shut) {
-        shutdown(dst, SHUT_WR);   /* pass the end of stream on, keep the other way open */
+        shutdown(dst, SHUT_WR); /* pass the end of stream on, keep the other way open */
         d->shut = true;
         relay_mover.release(d);
     }

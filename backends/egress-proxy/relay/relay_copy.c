@@ -41,7 +41,7 @@ static ssize_t copy_fill(struct direction *d, int src, size_t max)
     if (r > 0)
         d->bytes += (size_t)r;
     else if (d->head == d->bytes)
-        copy_release(d);   /* nothing came and nothing is held: hold no memory */
+        copy_release(d); /* nothing came and nothing is held: hold no memory */
     return r;
 }
 
@@ -51,7 +51,7 @@ static ssize_t copy_drain(struct direction *d, int dst)
     if (w > 0) {
         d->head += (size_t)w;
         if (d->head == d->bytes)
-            copy_release(d);   /* drained: an idle direction holds no memory */
+            copy_release(d); /* drained: an idle direction holds no memory */
     }
     return w;
 }
@@ -67,7 +67,7 @@ static size_t copy_room(const struct direction *d)
 }
 
 const struct relay_mover relay_mover = {
-    .fds_per_conn = 2,   /* two sockets, nothing else */
+    .fds_per_conn = 2, /* two sockets, nothing else */
     .budget = 1024 * 1024,
     .fill = copy_fill,
     .drain = copy_drain,

@@ -54,7 +54,8 @@ static ssize_t splice_fill(struct direction *d, int src, size_t max)
             return -1;
     }
     size_t room = d->cap - d->bytes;
-    ssize_t n = splice(src, NULL, d->pipe_wr, NULL, max < room ? max : room, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+    ssize_t n =
+        splice(src, NULL, d->pipe_wr, NULL, max < room ? max : room, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
     if (n > 0)
         d->bytes += (size_t)n;
     return n;
@@ -79,7 +80,7 @@ static size_t splice_room(const struct direction *d)
 }
 
 const struct relay_mover relay_mover = {
-    .fds_per_conn = 6,   /* two sockets, two pipes of two ends */
+    .fds_per_conn = 6, /* two sockets, two pipes of two ends */
     .budget = 4 * 1024 * 1024,
     .fill = splice_fill,
     .drain = splice_drain,

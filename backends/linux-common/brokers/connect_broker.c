@@ -79,17 +79,17 @@
 
 /* A connect() the broker finishes later (a blocking socket's). */
 struct pending {
-    __u64 id;               /* the notification */
-    int sock;               /* our copy of the workload's socket */
-    int target;             /* AF_UNIX: the checked socket inode (O_PATH), else -1 */
+    __u64 id;                     /* the notification */
+    int sock;                     /* our copy of the workload's socket */
+    int target;                   /* AF_UNIX: the checked socket inode (O_PATH), else -1 */
     struct sockaddr_storage addr; /* what to connect to (again), AF_UNIX retry only */
     socklen_t len;
-    bool in_progress;       /* TCP-like: wait for POLLOUT; else retry (AF_UNIX) */
+    bool in_progress; /* TCP-like: wait for POLLOUT; else retry (AF_UNIX) */
 };
 
 struct connect_broker {
     int listener;
-    int report_fd;          /* the caller's report, or -1 */
+    int report_fd; /* the caller's report, or -1 */
     const struct connect_rules *rules;
     size_t count;
     struct pending pending[CONNECT_BROKER_MAX_PENDING];
@@ -116,7 +116,7 @@ _Static_assert(CONNECT_PATH_SIZE == sizeof(((struct sockaddr_un *)0)->sun_path) 
 
 /* A Unix socket the rules refused, in the caller's report. */
 struct unix_refusal {
-    const char *path;       /* as the workload named it; "@name" for an abstract address */
+    const char *path; /* as the workload named it; "@name" for an abstract address */
     const char *reason;
 };
 
@@ -152,8 +152,9 @@ static void report_inet(const struct connect_broker *b, const struct sockaddr_st
 {
     if (b->report_fd < 0)
         return;
-    struct inet_refusal r = {.address = "?", .reason = b->rules->inet_refused ? b->rules->inet_refused
-                                                                               : "the sandbox's network rules"};
+    struct inet_refusal r = {.address = "?",
+                             .reason = b->rules->inet_refused ? b->rules->inet_refused
+                                                              : "the sandbox's network rules"};
     const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
     const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
     if (sa->ss_family == AF_INET && len >= sizeof *in) {
@@ -190,7 +191,7 @@ static int unix_destination(const struct connect_broker *b, pid_t tid, const cha
     struct sockaddr_un *un = (struct sockaddr_un *)sa;
     memset(un, 0, sizeof *un);
     un->sun_family = AF_UNIX;
-    struct fd_path self = fd_path(fd);   /* shorter than sun_path */
+    struct fd_path self = fd_path(fd); /* shorter than sun_path */
     memcpy(un->sun_path, self.s, strlen(self.s) + 1);
     *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(self.s) + 1);
     *target = fd;
@@ -203,7 +204,7 @@ static void report_abstract(const struct connect_broker *b, const struct sockadd
     const struct sockaddr_un *un = (const struct sockaddr_un *)sa;
     char name[CONNECT_PATH_SIZE + 1] = "@";
     size_t n = len - offsetof(struct sockaddr_un, sun_path) - 1; /* classify: len > that offset */
-    memcpy(name + 1, un->sun_path + 1, n); /* n < sizeof sun_path */
+    memcpy(name + 1, un->sun_path + 1, n);                       /* n < sizeof sun_path */
     name[n + 1] = '\0';
     report_unix(b, name, "an abstract address: the host's abstract socket namespace");
 }
@@ -225,17 +226,14 @@ static int destination(struct connect_broker *b, int domain, pid_t tid, struct s
         return 0; /* the kernel judges the copy (the filter decides which families exist) */
     char path[CONNECT_PATH_SIZE];
     switch (connect_address_classify(sa, *len, path)) {
-    case CONNECT_ADDRESS_AS_GIVEN:
-        return 0;
-    case CONNECT_ADDRESS_INVALID:
-        return -EINVAL;
+    case CONNECT_ADDRESS_AS_GIVEN: return 0;
+    case CONNECT_ADDRESS_INVALID: return -EINVAL;
     case CONNECT_ADDRESS_ABSTRACT:
         if (rules->abstract_ok)
             return 0;
         report_abstract(b, sa, *len); /* the host's abstract namespace */
         return -ECONNREFUSED;
-    case CONNECT_ADDRESS_PATH:
-        break;
+    case CONNECT_ADDRESS_PATH: break;
     }
     return unix_destination(b, tid, path, sa, len, target);
 }
@@ -296,8 +294,9 @@ static void broker(struct connect_broker *b, const struct seccomp_notif *req)
 const char *connect_broker_unsupported(void)
 {
     return broker_peek_supported() ? NULL
-        : "this kernel lacks pidfd_getfd (Linux >= 5.6), which the sandbox needs to keep host Unix sockets "
-          "out of reach; run on a newer kernel";
+                                   : "this kernel lacks pidfd_getfd (Linux >= 5.6), which the sandbox needs "
+                                     "to keep host Unix sockets "
+                                     "out of reach; run on a newer kernel";
 }
 
 struct connect_broker *connect_broker_new(int listener, const struct connect_rules *rules, int report_fd)
@@ -335,7 +334,8 @@ size_t connect_broker_pollfds(const struct connect_broker *b, struct pollfd *fds
 {
     *timeout_ms = -1;
     for (size_t i = 0; i < b->count; i++) {
-        fds[i] = (struct pollfd){.fd = b->pending[i].in_progress ? b->pending[i].sock : -1, .events = POLLOUT};
+        fds[i] =
+            (struct pollfd){.fd = b->pending[i].in_progress ? b->pending[i].sock : -1, .events = POLLOUT};
         if (!b->pending[i].in_progress)
             *timeout_ms = 10; /* an AF_UNIX backlog that was full: try again */
     }

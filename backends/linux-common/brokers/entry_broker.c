@@ -72,11 +72,11 @@ enum entry_op { OP_CREATE, OP_LIST, OP_MKDIR, OP_MKNOD, OP_SYMLINK, OP_LINK, OP_
 /* A call, as (directory descriptor, path) pairs of the workload. */
 struct entry_call {
     enum entry_op op;
-    int dirfd;              /* the entry made, removed, or renamed/linked to */
+    int dirfd; /* the entry made, removed, or renamed/linked to */
     __u64 path;
-    int odirfd;             /* link, rename: the old entry */
-    __u64 opath;            /* ... symlink: the link's text */
-    unsigned long flags;    /* open flags, AT_* (link, unlink), RENAME_* */
+    int odirfd;          /* link, rename: the old entry */
+    __u64 opath;         /* ... symlink: the link's text */
+    unsigned long flags; /* open flags, AT_* (link, unlink), RENAME_* */
     mode_t mode;
 };
 
@@ -87,9 +87,12 @@ static bool decode(const struct seccomp_notif *req, struct entry_call *c)
     *c = (struct entry_call){.dirfd = AT_FDCWD, .odirfd = AT_FDCWD};
     switch (req->data.nr) {
 #ifdef SYS_open
-    case SYS_open: *c = (struct entry_call){OP_CREATE, AT_FDCWD, a[0], AT_FDCWD, 0, a[1], (mode_t)a[2]}; break;
+    case SYS_open:
+        *c = (struct entry_call){OP_CREATE, AT_FDCWD, a[0], AT_FDCWD, 0, a[1], (mode_t)a[2]};
+        break;
     case SYS_creat:
-        *c = (struct entry_call){OP_CREATE, AT_FDCWD, a[0], AT_FDCWD, 0, O_CREAT | O_WRONLY | O_TRUNC, (mode_t)a[1]};
+        *c = (struct entry_call){OP_CREATE,   AT_FDCWD, a[0], AT_FDCWD, 0, O_CREAT | O_WRONLY | O_TRUNC,
+                                 (mode_t)a[1]};
         break;
     case SYS_mkdir: *c = (struct entry_call){OP_MKDIR, AT_FDCWD, a[0], AT_FDCWD, 0, 0, (mode_t)a[1]}; break;
     case SYS_mknod: *c = (struct entry_call){OP_MKNOD, AT_FDCWD, a[0], AT_FDCWD, 0, 0, (mode_t)a[1]}; break;
@@ -99,9 +102,15 @@ static bool decode(const struct seccomp_notif *req, struct entry_call *c)
     case SYS_unlink: *c = (struct entry_call){OP_UNLINK, AT_FDCWD, a[0], AT_FDCWD, 0, 0, 0}; break;
     case SYS_rmdir: *c = (struct entry_call){OP_UNLINK, AT_FDCWD, a[0], AT_FDCWD, 0, AT_REMOVEDIR, 0}; break;
 #endif
-    case SYS_openat: *c = (struct entry_call){OP_CREATE, (int)a[0], a[1], AT_FDCWD, 0, a[2], (mode_t)a[3]}; break;
-    case SYS_mkdirat: *c = (struct entry_call){OP_MKDIR, (int)a[0], a[1], AT_FDCWD, 0, 0, (mode_t)a[2]}; break;
-    case SYS_mknodat: *c = (struct entry_call){OP_MKNOD, (int)a[0], a[1], AT_FDCWD, 0, 0, (mode_t)a[2]}; break;
+    case SYS_openat:
+        *c = (struct entry_call){OP_CREATE, (int)a[0], a[1], AT_FDCWD, 0, a[2], (mode_t)a[3]};
+        break;
+    case SYS_mkdirat:
+        *c = (struct entry_call){OP_MKDIR, (int)a[0], a[1], AT_FDCWD, 0, 0, (mode_t)a[2]};
+        break;
+    case SYS_mknodat:
+        *c = (struct entry_call){OP_MKNOD, (int)a[0], a[1], AT_FDCWD, 0, 0, (mode_t)a[2]};
+        break;
     case SYS_symlinkat: *c = (struct entry_call){OP_SYMLINK, (int)a[1], a[2], AT_FDCWD, a[0], 0, 0}; break;
     case SYS_linkat: *c = (struct entry_call){OP_LINK, (int)a[2], a[3], (int)a[0], a[1], a[4], 0}; break;
 #ifdef SYS_renameat
@@ -123,10 +132,10 @@ static bool decode(const struct seccomp_notif *req, struct entry_call *c)
  * the entry's name there. */
 struct side {
     char name[NAME_MAX + 1];
-    int dir;                        /* O_PATH, or -1 */
-    struct stat st;                 /* of dir */
-    struct entry_anchor *anchor;    /* the write anchor dir is, or NULL */
-    bool pool;                      /* dir is a pool of directories: never the workload's */
+    int dir;                     /* O_PATH, or -1 */
+    struct stat st;              /* of dir */
+    struct entry_anchor *anchor; /* the write anchor dir is, or NULL */
+    bool pool;                   /* dir is a pool of directories: never the workload's */
 };
 
 static struct entry_anchor *find_anchor(const struct entry_anchors *as, const struct stat *st, bool write)
@@ -251,7 +260,8 @@ static mode_t workload_umask(pid_t tid)
 static int reopen_flags(unsigned long flags)
 {
     return (int)(flags & ~(unsigned long)(O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY | O_NOFOLLOW | O_DIRECTORY |
-                                          O_CLOEXEC)) | O_CLOEXEC;
+                                          O_CLOEXEC)) |
+           O_CLOEXEC;
 }
 
 /* One of the anchor's pool files (entry_broker.h), or -1. */
@@ -318,9 +328,12 @@ static void tell_used_up(struct entry_dir_pool *p, const char *name)
     if (p->told)
         return;
     p->told = true;
-    dprintf(2, "happy-agent-supervisor: landlock: the %u directories this launch can make beside a denied path "
-            "on this filesystem are used up; mkdir %s and the next ones fail with EDQUOT (make them beneath one "
-            "made before, or run again)\n", (unsigned)ENTRY_DIR_POOL_SIZE, name);
+    dprintf(
+        2,
+        "happy-agent-supervisor: landlock: the %u directories this launch can make beside a denied path "
+        "on this filesystem are used up; mkdir %s and the next ones fail with EDQUOT (make them beneath one "
+        "made before, or run again)\n",
+        (unsigned)ENTRY_DIR_POOL_SIZE, name);
 }
 
 /* mkdir `name` in anchor `a`: a directory of the pool of its mount,
@@ -434,7 +447,8 @@ static int link_source(int listener, const struct seccomp_notif *req, const stru
     if (path[0] == '\0')
         return -ENOENT;
     int base = -1;
-    if (c->odirfd != AT_FDCWD && path[0] != '/' && (rc = broker_fetch_fd(listener, req, c->odirfd, &base)) != 0)
+    if (c->odirfd != AT_FDCWD && path[0] != '/' &&
+        (rc = broker_fetch_fd(listener, req, c->odirfd, &base)) != 0)
         return rc;
     int fd = broker_resolve((pid_t)req->pid, base, path, !(c->flags & AT_SYMLINK_FOLLOW));
     if (base >= 0)
@@ -467,7 +481,8 @@ static int link_entry(int listener, const struct seccomp_notif *req, const struc
         rc = link_source(listener, req, c, &src);
     if (rc == 0 && fstat(src, &st) != 0)
         rc = -errno;
-    if (rc == 0 && (S_ISDIR(st.st_mode) || !rules->path_writable || rules->path_writable(src, &st, rules->arg) != 0))
+    if (rc == 0 &&
+        (S_ISDIR(st.st_mode) || !rules->path_writable || rules->path_writable(src, &st, rules->arg) != 0))
         rc = S_ISDIR(st.st_mode) ? -EPERM : -EACCES;
     if (rc == 0 && !broker_id_valid(listener, req->id))
         rc = -EINTR;
@@ -501,7 +516,8 @@ static int rename_entry(int listener, const struct seccomp_notif *req, const str
     if (rc == 0 && !broker_id_valid(listener, req->id))
         rc = -EINTR;
     if (rc == 0)
-        rc = syscall(SYS_renameat2, from.dir, from.name, to.dir, to.name, (unsigned)c->flags) == 0 ? 0 : -errno;
+        rc = syscall(SYS_renameat2, from.dir, from.name, to.dir, to.name, (unsigned)c->flags) == 0 ? 0
+                                                                                                   : -errno;
     close_side(&from);
     close_side(&to);
     return rc;
@@ -550,7 +566,9 @@ static void respond(int listener, __u64 id, int error, __s64 val, __u32 flags)
 /* Install our descriptor `fd` in the workload as the call's result. */
 static void respond_fd(int listener, __u64 id, int fd, bool cloexec)
 {
-    struct seccomp_notif_addfd add = {.id = id, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = (__u32)fd,
+    struct seccomp_notif_addfd add = {.id = id,
+                                      .flags = SECCOMP_ADDFD_FLAG_SEND,
+                                      .srcfd = (__u32)fd,
                                       .newfd_flags = cloexec ? O_CLOEXEC : 0};
     int got = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
     if (got < 0 && errno == EINVAL) { /* before Linux 5.14: no SEND, answer apart */

@@ -18,28 +18,28 @@
  * follows its inode, so what is made beneath it is the kernel's to allow.
  * The pool's own directory is mode 0300 and its entries have random names:
  * the workload can neither list it nor name what is in it. */
-#define ENTRY_DIR_POOL_SIZE 32          /* directories per pool */
-#define ENTRY_DIR_POOL_NAME_LEN 16      /* hex digits of each random name */
-#define ENTRY_MAX_DIR_POOLS 8           /* mounts with write anchors that get one; the rest make plain directories */
+#define ENTRY_DIR_POOL_SIZE 32     /* directories per pool */
+#define ENTRY_DIR_POOL_NAME_LEN 16 /* hex digits of each random name */
+#define ENTRY_MAX_DIR_POOLS 8 /* mounts with write anchors that get one; the rest make plain directories */
 struct entry_dir_pool {
-    int parent;                 /* the anchor it is in (its descriptor, not owned) */
-    char name[64];              /* its name there, kept from the workload */
-    char *path;                 /* its absolute path: never the broker's to change for the workload */
-    int fd;                     /* O_RDONLY | O_DIRECTORY */
+    int parent;    /* the anchor it is in (its descriptor, not owned) */
+    char name[64]; /* its name there, kept from the workload */
+    char *path;    /* its absolute path: never the broker's to change for the workload */
+    int fd;        /* O_RDONLY | O_DIRECTORY */
     dev_t dev;
     ino_t ino;
     char dirs[ENTRY_DIR_POOL_SIZE][ENTRY_DIR_POOL_NAME_LEN + 1];
-    unsigned next, count;       /* dirs[next .. count) are left */
-    bool told;                  /* the note that it is used up is printed */
+    unsigned next, count; /* dirs[next .. count) are left */
+    bool told;            /* the note that it is used up is printed */
 };
 
 /* A directory on the way to a denied path (an "anchor"), pinned at launch. */
 struct entry_anchor {
-    int fd;                     /* O_PATH | O_DIRECTORY, opened before the workload existed */
+    int fd; /* O_PATH | O_DIRECTORY, opened before the workload existed */
     dev_t dev;
     ino_t ino;
-    bool write;                 /* in a writable root: the broker makes, renames and removes entries */
-    bool list;                  /* on the way to a read-denied path: the broker opens it for listing */
+    bool write; /* in a writable root: the broker makes, renames and removes entries */
+    bool list;  /* on the way to a read-denied path: the broker opens it for listing */
     /* Its entries that are denied or lead to a denied path: never made,
      * renamed, removed or replaced here (NULL-terminated). */
     const char *const *kept;

@@ -51,16 +51,16 @@
 #define SYS_fchmodat2 452
 #endif
 #define MAX_PATH 4096
-#define MAX_XATTR_NAME 256     /* XATTR_NAME_MAX + NUL */
-#define MAX_XATTR_VALUE 65536  /* XATTR_SIZE_MAX */
+#define MAX_XATTR_NAME 256    /* XATTR_NAME_MAX + NUL */
+#define MAX_XATTR_VALUE 65536 /* XATTR_SIZE_MAX */
 
 /* What a call names: a path from a directory, or a descriptor itself. */
 struct target_spec {
-    int dirfd_arg;       /* -1: none (a path from the working directory), else the arg index of a dirfd */
-    int path_arg;        /* -1: no path (the descriptor is the target) */
-    int fd_arg;          /* the arg index of a descriptor target, or -1 */
-    int flags_arg;       /* the arg index of AT_* flags, or -1 */
-    bool nofollow;       /* lchown, lsetxattr, lremovexattr */
+    int dirfd_arg; /* -1: none (a path from the working directory), else the arg index of a dirfd */
+    int path_arg;  /* -1: no path (the descriptor is the target) */
+    int fd_arg;    /* the arg index of a descriptor target, or -1 */
+    int flags_arg; /* the arg index of AT_* flags, or -1 */
+    bool nofollow; /* lchown, lsetxattr, lremovexattr */
 };
 
 /* The target of `req` as an O_PATH (or the workload's own) descriptor:
@@ -207,7 +207,9 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
 #ifdef SYS_chmod
     case SYS_chmod:
 #endif
-    case SYS_fchmod: case SYS_fchmodat: case SYS_fchmodat2: {
+    case SYS_fchmod:
+    case SYS_fchmodat:
+    case SYS_fchmodat2: {
         mode_t mode = (mode_t)a[nr == SYS_fchmodat || nr == SYS_fchmodat2 ? 2 : 1];
         if (mode & (S_ISUID | S_ISGID))
             return -EPERM; /* the filter refuses these already (seccomp_rules.c): never made here */
@@ -216,14 +218,15 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
         return fchmodat(AT_FDCWD, fd_path(fd).s, mode, 0) == 0 ? 0 : -errno;
     }
 #ifdef SYS_chown
-    case SYS_chown: case SYS_lchown:
+    case SYS_chown:
+    case SYS_lchown:
 #endif
-    case SYS_fchown: case SYS_fchownat: {
+    case SYS_fchown:
+    case SYS_fchownat: {
         int at = nr == SYS_fchownat;
         return fchownat(fd, "", (uid_t)a[1 + at], (gid_t)a[2 + at], AT_EMPTY_PATH) == 0 ? 0 : -errno;
     }
-    default:
-        break;
+    default: break;
     }
     if (is_times(nr)) {
         if (S_ISLNK(st->st_mode))
@@ -236,7 +239,9 @@ static int apply(const struct seccomp_notif *req, int fd, const struct stat *st,
         return -EPERM; /* user.* attributes exist on files and directories only */
     if (is_setxattr(nr))
         return (by_fd ? fsetxattr(fd, in->name, in->value, in->size, (int)a[4])
-                      : setxattr(fd_path(fd).s, in->name, in->value, in->size, (int)a[4])) == 0 ? 0 : -errno;
+                      : setxattr(fd_path(fd).s, in->name, in->value, in->size, (int)a[4])) == 0
+                   ? 0
+                   : -errno;
     return (by_fd ? fremovexattr(fd, in->name) : removexattr(fd_path(fd).s, in->name)) == 0 ? 0 : -errno;
 }
 
@@ -279,7 +284,7 @@ static const char *call_name(long nr)
 /* A change the rules refused, in the caller's report. */
 struct meta_refusal {
     const char *call;
-    const char *path;       /* the kernel's name of the inode, or NULL */
+    const char *path; /* the kernel's name of the inode, or NULL */
     const char *reason;
 };
 
@@ -307,10 +312,11 @@ static void report_refusal(int report_fd, long nr, int fd, const struct connect_
 static bool spec_for(long nr, struct target_spec *t)
 {
     static const struct target_spec path = {-1, 0, -1, -1, false}, lpath = {-1, 0, -1, -1, true},
-                                     fd0 = {-1, -1, 0, -1, false};
+                                    fd0 = {-1, -1, 0, -1, false};
     switch (nr) {
 #ifdef SYS_chmod
-    case SYS_chmod: case SYS_chown:
+    case SYS_chmod:
+    case SYS_chown:
 #endif
 #ifdef SYS_utime
     case SYS_utime:
@@ -318,12 +324,17 @@ static bool spec_for(long nr, struct target_spec *t)
 #ifdef SYS_utimes
     case SYS_utimes:
 #endif
-    case SYS_setxattr: case SYS_removexattr: *t = path; return true;
+    case SYS_setxattr:
+    case SYS_removexattr: *t = path; return true;
 #ifdef SYS_lchown
     case SYS_lchown:
 #endif
-    case SYS_lsetxattr: case SYS_lremovexattr: *t = lpath; return true;
-    case SYS_fchmod: case SYS_fchown: case SYS_fsetxattr: case SYS_fremovexattr: *t = fd0; return true;
+    case SYS_lsetxattr:
+    case SYS_lremovexattr: *t = lpath; return true;
+    case SYS_fchmod:
+    case SYS_fchown:
+    case SYS_fsetxattr:
+    case SYS_fremovexattr: *t = fd0; return true;
     case SYS_fchmodat: *t = (struct target_spec){0, 1, -1, -1, false}; return true;
     case SYS_fchmodat2: *t = (struct target_spec){0, 1, -1, 3, false}; return true;
     case SYS_fchownat: *t = (struct target_spec){0, 1, -1, 4, false}; return true;

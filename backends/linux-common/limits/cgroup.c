@@ -115,7 +115,8 @@ static int open_files(struct cgroup_group *g, unsigned controllers, char *why, s
     g->events_fd = open_in(g, "cgroup.events", O_RDONLY);
     g->memory_events_fd = controllers & CGROUP_MEMORY ? open_in(g, "memory.events", O_RDONLY) : -1;
     g->pids_events_fd = controllers & CGROUP_PIDS ? open_in(g, "pids.events", O_RDONLY) : -1;
-    if (g->dir_fd < 0 || g->procs_fd < 0 || g->events_fd < 0 || ((controllers & CGROUP_MEMORY) && g->memory_events_fd < 0) ||
+    if (g->dir_fd < 0 || g->procs_fd < 0 || g->events_fd < 0 ||
+        ((controllers & CGROUP_MEMORY) && g->memory_events_fd < 0) ||
         ((controllers & CGROUP_PIDS) && g->pids_events_fd < 0)) {
         snprintf(why, whylen, "cannot open the control files of %s: %s", g->path, strerror(errno));
         return -1;
@@ -129,7 +130,8 @@ static int open_files(struct cgroup_group *g, unsigned controllers, char *why, s
 
 static void close_files(struct cgroup_group *g)
 {
-    int *fds[] = {&g->dir_fd, &g->procs_fd, &g->kill_fd, &g->events_fd, &g->memory_events_fd, &g->pids_events_fd};
+    int *fds[] = {&g->dir_fd,    &g->procs_fd,         &g->kill_fd,
+                  &g->events_fd, &g->memory_events_fd, &g->pids_events_fd};
     for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
         if (*fds[i] >= 0)
             close(*fds[i]), *fds[i] = -1;
@@ -137,8 +139,8 @@ static void close_files(struct cgroup_group *g)
 
 /* Whether a group with `controllers` may be made in the cgroup at `rel`
  * under `mnt`: its directory into `dir` and, open, into *fd.  -1 with why. */
-static int check_in(const char *mnt, const char *rel, unsigned controllers, char *dir, size_t dirlen, int *fd_out,
-                    char *why, size_t whylen)
+static int check_in(const char *mnt, const char *rel, unsigned controllers, char *dir, size_t dirlen,
+                    int *fd_out, char *why, size_t whylen)
 {
     snprintf(dir, dirlen, "%s%s", mnt, strcmp(rel, "/") == 0 ? "" : rel);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -157,7 +159,8 @@ static int check_in(const char *mnt, const char *rel, unsigned controllers, char
 }
 
 /* Make the group in `dir` (open as `fd`, which the group keeps). */
-static int make_at(int fd, const char *dir, unsigned controllers, struct cgroup_group *g, char *why, size_t whylen)
+static int make_at(int fd, const char *dir, unsigned controllers, struct cgroup_group *g, char *why,
+                   size_t whylen)
 {
     unsigned long long r = 0;
     if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
@@ -203,8 +206,7 @@ static int at_place(const char *mnt, const char *rel, unsigned controllers, stru
 /* The keeper: waits for the supervisor's end (EOF on `lifeline`), then
  * ends what is left in the group and removes it.  Out of the caller's
  * session, deaf to the signals a terminal or the caller send a group. */
-__attribute__((noreturn))
-static void keeper_main(const struct cgroup_group *g, int lifeline)
+__attribute__((noreturn)) static void keeper_main(const struct cgroup_group *g, int lifeline)
 {
     int keep[4] = {g->parent_fd, g->kill_fd, g->events_fd, lifeline};
     char err[256], b;
@@ -251,7 +253,8 @@ static int fork_keeper(const struct cgroup_group *g, char *why, size_t whylen)
 }
 
 /* Where a group would be made (cgroup.h's order), and with `g` make it. */
-static int place(unsigned controllers, struct cgroup_group *g, char *dir, size_t dirlen, char *why, size_t whylen)
+static int place(unsigned controllers, struct cgroup_group *g, char *dir, size_t dirlen, char *why,
+                 size_t whylen)
 {
     char mnt[PATH_MAX], own[PATH_MAX], err[256];
     /* Without cgroup.kill no single write ends the whole tree; said here,
@@ -266,7 +269,8 @@ static int place(unsigned controllers, struct cgroup_group *g, char *dir, size_t
         return -1;
     }
     if (own_cgroup(own, sizeof own) != 0) {
-        snprintf(why, whylen, "this process is in no cgroup v2 group (/proc/self/cgroup has no \"0::\" line)");
+        snprintf(why, whylen,
+                 "this process is in no cgroup v2 group (/proc/self/cgroup has no \"0::\" line)");
         return -1;
     }
     /* A child of the caller's cgroup, else a sibling of it. */
@@ -292,8 +296,13 @@ int cgroup_where(unsigned controllers, char *dir, size_t dirlen, char *why, size
 int cgroup_make(unsigned controllers, struct cgroup_group *g, char *why, size_t whylen)
 {
     char dir[PATH_MAX];
-    *g = (struct cgroup_group){.parent_fd = -1, .dir_fd = -1, .procs_fd = -1, .kill_fd = -1, .events_fd = -1,
-                               .memory_events_fd = -1, .pids_events_fd = -1};
+    *g = (struct cgroup_group){.parent_fd = -1,
+                               .dir_fd = -1,
+                               .procs_fd = -1,
+                               .kill_fd = -1,
+                               .events_fd = -1,
+                               .memory_events_fd = -1,
+                               .pids_events_fd = -1};
     int rc = place(controllers, g, dir, sizeof dir, why, whylen);
     if (rc == 0 && (rc = fork_keeper(g, why, whylen)) != 0) {
         close_files(g);
@@ -312,7 +321,8 @@ int cgroup_set(const struct cgroup_group *g, const char *file, const char *value
     if (fd >= 0)
         close(fd);
     if (w != (ssize_t)n) {
-        snprintf(err, errlen, "cannot write %s to %s/%s: %s", value, g->path, file, w < 0 ? strerror(e) : "short write");
+        snprintf(err, errlen, "cannot write %s to %s/%s: %s", value, g->path, file,
+                 w < 0 ? strerror(e) : "short write");
         return -1;
     }
     return 0;
@@ -341,8 +351,8 @@ pid_t cgroup_fork_into(const struct cgroup_group *g, bool *joined)
 {
     /* Born in the group: no write to cgroup.procs, whose migration waits
      * for an RCU grace period (~10 ms a launch here). */
-    struct has_clone_args a = {.flags = HAS_CLONE_INTO_CGROUP, .exit_signal = SIGCHLD,
-                               .cgroup = (unsigned long long)g->dir_fd};
+    struct has_clone_args a = {
+        .flags = HAS_CLONE_INTO_CGROUP, .exit_signal = SIGCHLD, .cgroup = (unsigned long long)g->dir_fd};
     long pid = syscall(SYS_clone3, &a, sizeof a);
     *joined = pid >= 0;
     if (pid >= 0 || (errno != ENOSYS && errno != EINVAL && errno != E2BIG && errno != EPERM))

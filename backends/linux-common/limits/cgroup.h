@@ -26,15 +26,15 @@ enum cgroup_controller {
 };
 
 struct cgroup_group {
-    int parent_fd;          /* the directory the group is in */
-    int dir_fd;             /* the group itself, to fork the workload into it */
-    int procs_fd;           /* its cgroup.procs, for a workload forked outside to join */
-    int kill_fd;            /* its cgroup.kill */
-    int events_fd;          /* its cgroup.events ("populated 0": the tree ended) */
-    int memory_events_fd;   /* memory.events, or -1 */
-    int pids_events_fd;     /* pids.events, or -1 */
-    char name[48];          /* has-PID-RANDOM */
-    char path[PATH_MAX];    /* where it is, for messages */
+    int parent_fd;        /* the directory the group is in */
+    int dir_fd;           /* the group itself, to fork the workload into it */
+    int procs_fd;         /* its cgroup.procs, for a workload forked outside to join */
+    int kill_fd;          /* its cgroup.kill */
+    int events_fd;        /* its cgroup.events ("populated 0": the tree ended) */
+    int memory_events_fd; /* memory.events, or -1 */
+    int pids_events_fd;   /* pids.events, or -1 */
+    char name[48];        /* has-PID-RANDOM */
+    char path[PATH_MAX];  /* where it is, for messages */
 };
 
 /*

@@ -37,16 +37,20 @@ static int configure(struct sandbox_limits *l, bool pids, char *err, size_t errl
         return 0;
     snprintf(v, sizeof v, "%llu", l->want.memory_bytes);
     /* No swap beyond memory.max; swap accounting off: no such file. */
-    if (cgroup_set(g, "memory.max", v, err, errlen) != 0 || cgroup_set(g, "memory.oom.group", "1", err, errlen) != 0)
+    if (cgroup_set(g, "memory.max", v, err, errlen) != 0 ||
+        cgroup_set(g, "memory.oom.group", "1", err, errlen) != 0)
         return -1;
     return cgroup_has(g, "memory.swap.max") ? cgroup_set(g, "memory.swap.max", "0", err, errlen) : 0;
 }
 
 /* The message for a limit this host cannot bound. */
-static int refuse(const char *limit, const char *controller, const char *why, const char *extra, char *err, size_t errlen)
+static int refuse(const char *limit, const char *controller, const char *why, const char *extra, char *err,
+                  size_t errlen)
 {
-    snprintf(err, errlen, "limits.%s needs a cgroup v2 group with the %s controller that the caller may create, "
-             "and none can be made here (%s)%s: " FIX, limit, controller, why, extra);
+    snprintf(err, errlen,
+             "limits.%s needs a cgroup v2 group with the %s controller that the caller may create, "
+             "and none can be made here (%s)%s: " FIX,
+             limit, controller, why, extra);
     return -1;
 }
 
@@ -81,8 +85,10 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
     struct rlimit nofile;
     if (w->open_files && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_max != RLIM_INFINITY &&
         w->open_files > nofile.rlim_max) {
-        snprintf(err, errlen, "limits.openFiles %llu is above the caller's hard limit of open files (%llu): "
-                 "lower it, or raise the caller's (ulimit -Hn)", w->open_files, (unsigned long long)nofile.rlim_max);
+        snprintf(err, errlen,
+                 "limits.openFiles %llu is above the caller's hard limit of open files (%llu): "
+                 "lower it, or raise the caller's (ulimit -Hn)",
+                 w->open_files, (unsigned long long)nofile.rlim_max);
         return -1;
     }
     /* The kernel exempts a task of the host's uid 0 from RLIMIT_NPROC, and
@@ -91,7 +97,8 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
     bool nproc_ok = own_userns && geteuid() != 0 && kernel_at_least(5, 14);
     unsigned pure = needed_controllers(w, false), need = needed_controllers(w, nproc_ok);
     char why[SANDBOX_ERROR_MAX] = "";
-    if ((pure || kill_switch) && cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
+    if ((pure || kill_switch) &&
+        cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
         out->grouped = true;
         out->controllers = pure;
     }
@@ -106,26 +113,30 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
          * limits that need one are refused below, naming the path. */
         out->grouped = false;
         out->controllers = 0;
-        snprintf(why, sizeof why, "the policy makes '%s' writable, which reaches the group's cgroup directory; "
-                 "leave the cgroup file system out of the writable paths", over);
+        snprintf(why, sizeof why,
+                 "the policy makes '%s' writable, which reaches the group's cgroup directory; "
+                 "leave the cgroup file system out of the writable paths",
+                 over);
     }
     bool pids = out->grouped && (out->controllers & CGROUP_PIDS);
     if (w->memory_bytes && !out->grouped)
         return refuse("memoryBytes", "memory", why, "", err, errlen);
     if (w->processes && !pids && !nproc_ok)
-        return refuse("processes", "pids", why,
-                      !own_userns ? "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone"
-                      : geteuid() == 0 ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
-                                       : "; RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14",
-                      err, errlen);
+        return refuse(
+            "processes", "pids", why,
+            !own_userns
+                ? "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone"
+            : geteuid() == 0 ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
+                             : "; RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14",
+            err, errlen);
     /* The sandbox's init has the workload's uid in the namespace: it counts too. */
     if (w->processes && !pids)
         out->nproc = w->processes + 1;
     return 0;
 }
 
-enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out, bool own_userns,
-                                           bool kill_switch)
+enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out,
+                                           bool own_userns, bool kill_switch)
 {
     struct limits_plan plan;
     char err[SANDBOX_ERROR_MAX];
@@ -135,15 +146,19 @@ enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandb
     if (w->open_files)
         sandbox_explain_add(ctx, out, "limit", "openFiles", "openFiles %llu: RLIMIT_NOFILE", w->open_files);
     if (w->processes && plan.nproc)
-        sandbox_explain_add(ctx, out, "limit", "processes", "processes %llu: RLIMIT_NPROC in the sandbox's user "
-                            "namespace", w->processes);
+        sandbox_explain_add(ctx, out, "limit", "processes",
+                            "processes %llu: RLIMIT_NPROC in the sandbox's user "
+                            "namespace",
+                            w->processes);
     else if (w->processes)
-        sandbox_explain_add(ctx, out, "limit", "processes", "processes %llu: pids.max of a cgroup v2 group in %s",
-                            w->processes, plan.group_dir);
-    if (w->memory_bytes)
-        sandbox_explain_add(ctx, out, "limit", "memoryBytes", "memoryBytes %llu: memory.max of a cgroup v2 group "
-                            "in %s (no swap beyond it; reached, the whole tree is killed)", w->memory_bytes,
+        sandbox_explain_add(ctx, out, "limit", "processes",
+                            "processes %llu: pids.max of a cgroup v2 group in %s", w->processes,
                             plan.group_dir);
+    if (w->memory_bytes)
+        sandbox_explain_add(ctx, out, "limit", "memoryBytes",
+                            "memoryBytes %llu: memory.max of a cgroup v2 group "
+                            "in %s (no swap beyond it; reached, the whole tree is killed)",
+                            w->memory_bytes, plan.group_dir);
     return SANDBOX_OK;
 }
 
@@ -170,8 +185,8 @@ int sandbox_limits_prepare(struct sandbox_limits *l, const struct sandbox_ctx *c
     char made[PATH_MAX];
     snprintf(made, sizeof made, "%s", l->group.path);
     if (strcmp(dirname(made), plan.group_dir) != 0) {
-        snprintf(err, errlen, "limits: the cgroup v2 group was made in %s, not in %s as decided", l->group.path,
-                 plan.group_dir);
+        snprintf(err, errlen, "limits: the cgroup v2 group was made in %s, not in %s as decided",
+                 l->group.path, plan.group_dir);
         cgroup_end(&l->group);
         l->grouped = false;
         return -1;
@@ -197,14 +212,16 @@ int sandbox_limits_enter(const struct sandbox_limits *l, bool joined, char *err,
     if (l->want.open_files) {
         r.rlim_cur = r.rlim_max = (rlim_t)l->want.open_files;
         if (setrlimit(RLIMIT_NOFILE, &r) != 0) {
-            snprintf(err, errlen, "cannot set limits.openFiles (RLIMIT_NOFILE %llu): %s", l->want.open_files, strerror(errno));
+            snprintf(err, errlen, "cannot set limits.openFiles (RLIMIT_NOFILE %llu): %s", l->want.open_files,
+                     strerror(errno));
             return -1;
         }
     }
     if (l->nproc) {
         r.rlim_cur = r.rlim_max = (rlim_t)l->nproc;
         if (setrlimit(RLIMIT_NPROC, &r) != 0) {
-            snprintf(err, errlen, "cannot set limits.processes (RLIMIT_NPROC %llu): %s", l->nproc, strerror(errno));
+            snprintf(err, errlen, "cannot set limits.processes (RLIMIT_NPROC %llu): %s", l->nproc,
+                     strerror(errno));
             return -1;
         }
     }
@@ -238,7 +255,8 @@ bool sandbox_limits_end(const struct sandbox_limits *l)
     unsigned long long oom = cgroup_event_count(g->memory_events_fd, "oom_kill");
     unsigned long long forks = cgroup_event_count(g->pids_events_fd, "max");
     if (oom) {
-        diag("the sandbox reached limits.memoryBytes (%llu bytes): the kernel killed its processes (%llu OOM kill%s)",
+        diag("the sandbox reached limits.memoryBytes (%llu bytes): the kernel killed its processes (%llu OOM "
+             "kill%s)",
              l->want.memory_bytes, oom, oom == 1 ? "" : "s");
         report_write(l->report_fd, "limit-reached", reached_fields,
                      &(struct reached){"memoryBytes", l->want.memory_bytes, oom});

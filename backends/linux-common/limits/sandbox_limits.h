@@ -24,20 +24,20 @@
 #include "limits/cgroup.h"
 
 struct sandbox_limits {
-    struct policy_limits want;      /* the policy's */
-    bool grouped;                   /* `group` was made */
+    struct policy_limits want; /* the policy's */
+    bool grouped;              /* `group` was made */
     struct cgroup_group group;
-    unsigned long long nproc;       /* RLIMIT_NPROC for the workload, 0: none */
-    int report_fd;                  /* the caller's --refusal-report, or -1 */
+    unsigned long long nproc; /* RLIMIT_NPROC for the workload, 0: none */
+    int report_fd;            /* the caller's --refusal-report, or -1 */
 };
 
 /* How each limit will be bounded (sandbox_limits_decide): made nothing. */
 struct limits_plan {
-    struct policy_limits want;      /* the policy's */
-    bool grouped;                   /* a group will be made, in group_dir */
-    unsigned controllers;           /* enum cgroup_controller bits it needs */
+    struct policy_limits want; /* the policy's */
+    bool grouped;              /* a group will be made, in group_dir */
+    unsigned controllers;      /* enum cgroup_controller bits it needs */
     char group_dir[PATH_MAX];
-    unsigned long long nproc;       /* RLIMIT_NPROC for the workload, 0: none */
+    unsigned long long nproc; /* RLIMIT_NPROC for the workload, 0: none */
 };
 
 /*
@@ -50,8 +50,8 @@ int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool k
 
 /* --explain: one "limit" item per limit, saying how it will be bounded, or
  * the launch's refusal (sandbox_fail). */
-enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out, bool own_userns,
-                                           bool kill_switch);
+enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out,
+                                           bool own_userns, bool kill_switch);
 
 /*
  * In prepare(): choose how each limit is bounded and make the group.

@@ -15,9 +15,9 @@
 bool mount_is_kernel_interface(const char *fstype)
 {
     static const char *const types[] = {
-        "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "bpf", "configfs",
-        "efivarfs", "pstore", "binfmt_misc", "fusectl", "mqueue", "rpc_pipefs", "nfsd", "selinuxfs",
-        "smackfs", "cpuset",
+        "proc",       "sysfs",    "cgroup",    "cgroup2", "debugfs",     "tracefs", "securityfs",
+        "bpf",        "configfs", "efivarfs",  "pstore",  "binfmt_misc", "fusectl", "mqueue",
+        "rpc_pipefs", "nfsd",     "selinuxfs", "smackfs", "cpuset",
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(fstype, types[i]) == 0)
@@ -27,14 +27,15 @@ bool mount_is_kernel_interface(const char *fstype)
 
 bool mount_is_host_object_fs(const char *fstype)
 {
-    return mount_is_kernel_interface(fstype) || strcmp(fstype, "devtmpfs") == 0 || strcmp(fstype, "devpts") == 0;
+    return mount_is_kernel_interface(fstype) || strcmp(fstype, "devtmpfs") == 0 ||
+           strcmp(fstype, "devpts") == 0;
 }
 
 /* Decode mountinfo's octal escapes (\040 for a space, ...) in place. */
 static void unescape(char *s)
 {
     char *w = s;
-    for (char *r = s; *r; ) {
+    for (char *r = s; *r;) {
         if (r[0] == '\\' && r[1] >= '0' && r[1] <= '7' && r[2] && r[3]) {
             *w++ = (char)strtol((char[]){r[1], r[2], r[3], 0}, NULL, 8);
             r += 4;

@@ -47,7 +47,7 @@
 #include "linux_common.h"
 
 static bool kill_orphans_first;
-static const struct sandbox_limits *limits; /* NULL: none */
+static const struct sandbox_limits *limits;         /* NULL: none */
 static const struct entry_anchors *pools_to_remove; /* entry_broker.c's, removed before the report */
 
 /* SIGKILL each child of ours that /proc lists; true if there was one.  A
@@ -125,8 +125,7 @@ static bool namespace_leftovers(void)
 /* Write the workload's status and whether the sandbox killed anything the
  * workload left (two ints, one write) to the supervisor and exit (with a
  * PID namespace, the kernel then kills whatever is left in it). */
-__attribute__((noreturn))
-static void report(int status_fd, int status)
+__attribute__((noreturn)) static void report(int status_fd, int status)
 {
     bool killed = kill_orphans_first ? kill_leftovers() : namespace_leftovers();
     if (limits && sandbox_limits_end(limits))
@@ -170,8 +169,7 @@ static void release_tracee(pid_t pid, int status)
     int sig = WSTOPSIG(status);
     siginfo_t si;
     bool group_stop = ptrace(PTRACE_GETSIGINFO, pid, NULL, &si) != 0;
-    if (group_stop || is_stop_signal(sig) ||
-        (sig == SIGTRAP && si.si_code == SI_USER && si.si_pid == pid))
+    if (group_stop || is_stop_signal(sig) || (sig == SIGTRAP && si.si_code == SI_USER && si.si_pid == pid))
         sig = 0;
     if (ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig) == 0 && group_stop)
         kill(pid, SIGCONT);

@@ -36,8 +36,8 @@
 
 /* The two channels of the sequence, ends as pipe2() and socketpair() give them. */
 struct channels {
-    int status[2];   /* the middle writes the workload's wait status to [1], the supervisor reads [0] */
-    int link[2];     /* [0] the middle's end, [1] the workload's */
+    int status[2]; /* the middle writes the workload's wait status to [1], the supervisor reads [0] */
+    int link[2];   /* [0] the middle's end, [1] the workload's */
 };
 
 static int open_channels(struct sandbox_ctx *ctx, const struct supervised_fork *sf, struct channels *ch)
@@ -83,9 +83,9 @@ static enum sandbox_result supervisor_side(struct sandbox_ctx *ctx, pid_t pid, c
 }
 
 /* The middle process once the workload exists; never returns. */
-__attribute__((noreturn))
-static void middle_main(const struct sandbox_ctx *ctx, const struct supervised_fork *sf, pid_t workload,
-                        const struct channels *ch, const sigset_t *unblocked)
+__attribute__((noreturn)) static void middle_main(const struct sandbox_ctx *ctx,
+                                                  const struct supervised_fork *sf, pid_t workload,
+                                                  const struct channels *ch, const sigset_t *unblocked)
 {
     close(ch->link[1]);
     forward_signals_to(workload);
@@ -98,8 +98,8 @@ static void middle_main(const struct sandbox_ctx *ctx, const struct supervised_f
 }
 
 /* The workload right after the fork. */
-static void workload_side(const struct supervised_fork *sf, pid_t middle, bool joined, const struct channels *ch,
-                          const sigset_t *unblocked)
+static void workload_side(const struct supervised_fork *sf, pid_t middle, bool joined,
+                          const struct channels *ch, const sigset_t *unblocked)
 {
     /* Without a PID namespace nothing kills it when the middle dies. */
     if (!sf->pid_namespace)
@@ -142,7 +142,8 @@ enum sandbox_result supervised_fork(struct sandbox_ctx *ctx, const struct superv
 void supervised_fork_tie_to_parent(const char *backend, pid_t parent, const char *who)
 {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
-        diag_fatal("%s: cannot tie the %s to its parent (PR_SET_PDEATHSIG): %s", backend, who, strerror(errno));
+        diag_fatal("%s: cannot tie the %s to its parent (PR_SET_PDEATHSIG): %s", backend, who,
+                   strerror(errno));
     if (getppid() != parent)
         _exit(HAS_EXIT_FAILURE); /* the parent died before PDEATHSIG */
 }

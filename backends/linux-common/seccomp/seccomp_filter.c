@@ -59,7 +59,8 @@ static int install_newer_call_guard(char *err, size_t errlen)
     struct sock_fprog prog = {.len = sizeof insns / sizeof insns[0], .filter = insns};
     if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
         return 0;
-    snprintf(err, errlen, "cannot install the seccomp guard for calls newer than the table: %s", strerror(errno));
+    snprintf(err, errlen, "cannot install the seccomp guard for calls newer than the table: %s",
+             strerror(errno));
     return -1;
 #else
     snprintf(err, errlen, "no seccomp guard for this architecture; the shared-host shape needs one");
@@ -79,7 +80,8 @@ int seccomp_filter_install(const struct seccomp_shape *shape, int *listener, cha
         snprintf(err, errlen, "cannot install the seccomp filter: %s%s", strerror(errno),
                  errno == EINVAL || errno == ENOSYS
                      ? "; the kernel lacks seccomp filters with user notification (CONFIG_SECCOMP_FILTER, "
-                       "Linux >= 5.0)" : "");
+                       "Linux >= 5.0)"
+                     : "");
         return -1;
     }
     *listener = (int)fd;

@@ -23,7 +23,7 @@ enum seccomp_net {
 };
 
 struct seccomp_shape {
-    bool local_binding;        /* false: bind(2) and listen(2) refused */
+    bool local_binding; /* false: bind(2) and listen(2) refused */
     enum seccomp_net net;
     /* truncate(2) by path refused: a Landlock without its TRUNCATE right
      * (ABI < 3) does not mediate it.  (ftruncate needs a descriptor opened

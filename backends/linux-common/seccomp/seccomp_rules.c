@@ -73,8 +73,8 @@ struct arg_test {
 #define NOT_EQUAL 0 /* a mask of 0 would match everything: it marks != instead */
 
 struct rule {
-    const char *name;    /* resolved with seccomp_syscall_resolve_name() */
-    int error;           /* errno returned, or NOTIFY */
+    const char *name; /* resolved with seccomp_syscall_resolve_name() */
+    int error;        /* errno returned, or NOTIFY */
     struct arg_test test[2];
     unsigned tests;
     enum rule_when when;
@@ -99,8 +99,11 @@ struct rule {
 #define DOMAIN_TYPE(d, t) {{0, 0xffffffffULL, (d)}, {1, 0xf, (t)}}, 2
 
 /* A file mode with the set-user-ID or set-group-ID bit: one rule each. */
-#define SETID_MODE(sys, a, why) \
-    {sys, EPERM, HAS_FLAG(a, S_ISUID), ALWAYS, why}, {sys, EPERM, HAS_FLAG(a, S_ISGID), ALWAYS, why}
+#define SETID_MODE(sys, a, why)                       \
+    {sys, EPERM, HAS_FLAG(a, S_ISUID), ALWAYS, why},  \
+    {                                                 \
+        sys, EPERM, HAS_FLAG(a, S_ISGID), ALWAYS, why \
+    }
 /* O_TMPFILE is this bit plus O_DIRECTORY, whose value differs between
  * x86_64 and aarch64; the bit alone is the same on both (and the generator
  * of a cross build sees only its own headers). */
@@ -110,11 +113,13 @@ _Static_assert(O_CREAT == 0100, "O_CREAT is 0100 on every architecture the build
 
 /* The same for a call that creates only with O_CREAT or O_TMPFILE in its
  * flags (the mode argument is meaningless, and may be garbage, without). */
-#define SETID_CREATE(sys, fl, a, why) \
-    {sys, EPERM, BOTH_FLAGS(fl, O_CREAT, a, S_ISUID), ALWAYS, why}, \
-    {sys, EPERM, BOTH_FLAGS(fl, O_CREAT, a, S_ISGID), ALWAYS, why}, \
-    {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISUID), ALWAYS, why}, \
-    {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISGID), ALWAYS, why}
+#define SETID_CREATE(sys, fl, a, why)                                       \
+    {sys, EPERM, BOTH_FLAGS(fl, O_CREAT, a, S_ISUID), ALWAYS, why},         \
+        {sys, EPERM, BOTH_FLAGS(fl, O_CREAT, a, S_ISGID), ALWAYS, why},     \
+        {sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISUID), ALWAYS, why}, \
+    {                                                                       \
+        sys, EPERM, BOTH_FLAGS(fl, TMPFILE_BIT, a, S_ISGID), ALWAYS, why    \
+    }
 
 /* open flags with O_CREAT and a mode with neither set-id bit. */
 #define CREATE_NO_SETID(fl, a) {{(fl), O_CREAT, O_CREAT}, {(a), S_ISUID | S_ISGID, 0}}, 2
@@ -144,9 +149,12 @@ static const struct rule rules[] = {
      * with MSG_FASTOPEN connects a TCP socket without connect(2), so
      * without the broker's check.  The socket families are refused by
      * add_family_rules() ---- */
-    {"sendto", EPERM, HAS_FLAG(3, MSG_FASTOPEN), HOST_NETWORK, "TCP Fast Open: a connect() the broker never sees"},
-    {"sendmsg", EPERM, HAS_FLAG(2, MSG_FASTOPEN), HOST_NETWORK, "TCP Fast Open: a connect() the broker never sees"},
-    {"sendmmsg", EPERM, HAS_FLAG(3, MSG_FASTOPEN), HOST_NETWORK, "TCP Fast Open: a connect() the broker never sees"},
+    {"sendto", EPERM, HAS_FLAG(3, MSG_FASTOPEN), HOST_NETWORK,
+     "TCP Fast Open: a connect() the broker never sees"},
+    {"sendmsg", EPERM, HAS_FLAG(2, MSG_FASTOPEN), HOST_NETWORK,
+     "TCP Fast Open: a connect() the broker never sees"},
+    {"sendmmsg", EPERM, HAS_FLAG(3, MSG_FASTOPEN), HOST_NETWORK,
+     "TCP Fast Open: a connect() the broker never sees"},
 
     /* ---- a Landlock without its TRUNCATE right (ABI < 3) does not
      * mediate truncate(2) by path: a file outside the writable roots
@@ -182,10 +190,12 @@ static const struct rule rules[] = {
     {"fremovexattr", NOTIFY, NO_TEST, SHARED_HOST, "attributes: beneath a writable root only"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETFLAGS), SHARED_HOST, "chattr flags on any file its uid owns"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETFLAGS), SHARED_HOST, "chattr flags (the 32-bit request)"},
-    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), SHARED_HOST, "project ids and flags on any file it owns"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_FSSETXATTR), SHARED_HOST,
+     "project ids and flags on any file it owns"},
     /* These need only ownership and a descriptor of any access mode: a
      * read-only one of a host file. */
-    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETVERSION), SHARED_HOST, "inode generation of any file its uid owns"},
+    {"ioctl", EPERM, LOW32_EQ(1, FS_IOC_SETVERSION), SHARED_HOST,
+     "inode generation of any file its uid owns"},
     {"ioctl", EPERM, LOW32_EQ(1, FS_IOC32_SETVERSION), SHARED_HOST, "inode generation (the 32-bit request)"},
     {"ioctl", EPERM, LOW32_EQ(1, EXT4_IOC_SETVERSION), SHARED_HOST, "inode generation (ext4's own request)"},
     {"ioctl", EPERM, LOW32_EQ(1, EXT4_IOC32_SETVERSION), SHARED_HOST, "inode generation (ext4's, 32-bit)"},
@@ -198,14 +208,20 @@ static const struct rule rules[] = {
      * Landlock sees: a read-only descriptor of a host directory the uid may
      * write to would take a new entry, and a subvolume it owns could be
      * made read-only or removed (a root caller's: the host's root). */
-    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE), SHARED_HOST, "btrfs: a snapshot in any host directory"},
-    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE_V2), SHARED_HOST, "btrfs: a snapshot in any host directory"},
-    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE), SHARED_HOST, "btrfs: a subvolume in any host directory"},
-    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE_V2), SHARED_HOST, "btrfs: a subvolume in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE), SHARED_HOST,
+     "btrfs: a snapshot in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_CREATE_V2), SHARED_HOST,
+     "btrfs: a snapshot in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE), SHARED_HOST,
+     "btrfs: a subvolume in any host directory"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_CREATE_V2), SHARED_HOST,
+     "btrfs: a subvolume in any host directory"},
     {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY), SHARED_HOST, "btrfs: a host subvolume removed"},
     {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SNAP_DESTROY_V2), SHARED_HOST, "btrfs: a host subvolume removed"},
-    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_SETFLAGS), SHARED_HOST, "btrfs: a host subvolume made read-only"},
-    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SET_RECEIVED_SUBVOL), SHARED_HOST, "btrfs: a host subvolume's received UUID"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SUBVOL_SETFLAGS), SHARED_HOST,
+     "btrfs: a host subvolume made read-only"},
+    {"ioctl", EPERM, LOW32_EQ(1, BTRFS_IOC_SET_RECEIVED_SUBVOL), SHARED_HOST,
+     "btrfs: a host subvolume's received UUID"},
 
     /* ---- directory entries, which Landlock grants per directory and
      * everything beneath: the directories on the way to a denied path get
@@ -215,8 +231,10 @@ static const struct rule rules[] = {
      * to Landlock (entry_broker.c).  The creating calls go there only
      * without a set-id bit (the rules below take the others; see above
      * why they must not overlap); openat2 is refused whole. ---- */
-    {"open", NOTIFY, CREATE_NO_SETID(1, 2), SHARED_HOST, "a file made: in a directory above a denial, by the broker"},
-    {"openat", NOTIFY, CREATE_NO_SETID(2, 3), SHARED_HOST, "a file made: in a directory above a denial, by the broker"},
+    {"open", NOTIFY, CREATE_NO_SETID(1, 2), SHARED_HOST,
+     "a file made: in a directory above a denial, by the broker"},
+    {"openat", NOTIFY, CREATE_NO_SETID(2, 3), SHARED_HOST,
+     "a file made: in a directory above a denial, by the broker"},
     {"creat", NOTIFY, NO_SETID(1), SHARED_HOST, "a file made: in a directory above a denial, by the broker"},
     {"open", NOTIFY, LISTING(1, DIR_BIT_A), SHARED_HOST, "a listing of a directory above a read denial"},
     {"open", NOTIFY, LISTING(1, DIR_BIT_B), SHARED_HOST, "a listing of a directory above a read denial"},
@@ -248,7 +266,8 @@ static const struct rule rules[] = {
     {"setpriority", EPERM, NOT_ZERO(1), SHARED_HOST, "priority of another process, process group or user"},
     {"setpriority", EPERM, NOT_EQ(0, PRIO_PROCESS), SHARED_HOST, "priority of a process group or user"},
     {"ioprio_set", EPERM, NOT_ZERO(1), SHARED_HOST, "I/O priority of another process, group or user"},
-    {"ioprio_set", EPERM, NOT_EQ(0, 1 /* IOPRIO_WHO_PROCESS */), SHARED_HOST, "I/O priority of a group or user"},
+    {"ioprio_set", EPERM, NOT_EQ(0, 1 /* IOPRIO_WHO_PROCESS */), SHARED_HOST,
+     "I/O priority of a group or user"},
     {"sched_setaffinity", EPERM, NOT_ZERO(0), SHARED_HOST, "CPUs of another process"},
     {"sched_setscheduler", EPERM, NOT_ZERO(0), SHARED_HOST, "scheduling of another process"},
     {"sched_setparam", EPERM, NOT_ZERO(0), SHARED_HOST, "scheduling of another process"},
@@ -391,10 +410,13 @@ static int add_rule(scmp_filter_ctx f, const struct rule *r, int nr)
      * expansion leaves fields implicit): (arg & datum_a) == datum_b. */
     struct scmp_arg_cmp cmp[2];
     for (unsigned i = 0; i < r->tests; i++)
-        cmp[i] = r->test[i].mask == NOT_EQUAL
-                     ? (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_NE, .datum_a = r->test[i].value}
-                     : (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_MASKED_EQ,
-                                             .datum_a = r->test[i].mask, .datum_b = r->test[i].value};
+        cmp[i] =
+            r->test[i].mask == NOT_EQUAL
+                ? (struct scmp_arg_cmp){.arg = r->test[i].arg, .op = SCMP_CMP_NE, .datum_a = r->test[i].value}
+                : (struct scmp_arg_cmp){.arg = r->test[i].arg,
+                                        .op = SCMP_CMP_MASKED_EQ,
+                                        .datum_a = r->test[i].mask,
+                                        .datum_b = r->test[i].value};
     uint32_t action = r->error == NOTIFY ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)r->error);
     return seccomp_rule_add_array(f, action, nr, r->tests, cmp);
 }
@@ -508,7 +530,8 @@ static int select_arch(scmp_filter_ctx f, uint32_t arch, char *err, size_t errle
     if (rc == 0)
         rc = seccomp_arch_remove(f, SCMP_ARCH_NATIVE);
     if (rc != 0)
-        snprintf(err, errlen, "seccomp: cannot build the filter for architecture 0x%x: %s", arch, strerror(-rc));
+        snprintf(err, errlen, "seccomp: cannot build the filter for architecture 0x%x: %s", arch,
+                 strerror(-rc));
     return rc;
 }
 
@@ -518,7 +541,8 @@ static int select_arch(scmp_filter_ctx f, uint32_t arch, char *err, size_t errle
  * may answer the probes differently from the kernels the binary will meet. */
 #define SECCOMP_RULES_API_LEVEL 5
 
-scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t arch, char *err, size_t errlen)
+scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t arch, char *err,
+                                    size_t errlen)
 {
     int rc = seccomp_api_set(SECCOMP_RULES_API_LEVEL);
     if (rc != 0) {
@@ -554,12 +578,15 @@ scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t 
          * translates the number to `arch` by name when it adds the rule. */
         int nr = seccomp_syscall_resolve_name(r->name);
         if (nr == __NR_SCMP_ERROR) {
-            snprintf(err, errlen, "seccomp: libseccomp does not know the syscall '%s'; "
-                     "rebuild against libseccomp >= 2.5", r->name);
+            snprintf(err, errlen,
+                     "seccomp: libseccomp does not know the syscall '%s'; "
+                     "rebuild against libseccomp >= 2.5",
+                     r->name);
             goto fail;
         }
         if ((rc = add_rule(f, r, nr)) != 0) {
-            snprintf(err, errlen, "seccomp: cannot add the rule for %s (%s): %s", r->name, r->why, strerror(-rc));
+            snprintf(err, errlen, "seccomp: cannot add the rule for %s (%s): %s", r->name, r->why,
+                     strerror(-rc));
             goto fail;
         }
     }

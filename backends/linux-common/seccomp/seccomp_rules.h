@@ -15,7 +15,8 @@
 /* Build (not load) the filter of `shape` for architecture `arch` (an
  * SCMP_ARCH_* token; SCMP_ARCH_NATIVE for the caller's own).  NULL with err
  * set on failure. */
-scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t arch, char *err, size_t errlen);
+scmp_filter_ctx seccomp_rules_build(const struct seccomp_shape *shape, uint32_t arch, char *err,
+                                    size_t errlen);
 
 /* seccomp_export_bpf() into memory: *len bytes at *prog (malloc'd, the
  * caller frees).  0, or -1 with err set. */

@@ -57,10 +57,11 @@ static enum sandbox_result record(struct sandbox_ctx *ctx, const char *hook)
     /* What the others offer, and whether a later enter() needs the
      * finished view, as the core told this hook. */
     int n = snprintf(line, sizeof line, "%s:%s%s%s\n", RECORDER_NAME, hook,
-                     ctx->others_offer ? (ctx->others_offer == (SANDBOX_OFFER_LOOPBACK_GRANTS |
-                                                                SANDBOX_OFFER_SUPERVISED)
-                                              ? " others=loopback,supervised" : " others=other")
-                                       : "",
+                     ctx->others_offer
+                         ? (ctx->others_offer == (SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED)
+                                ? " others=loopback,supervised"
+                                : " others=other")
+                         : "",
                      ctx->later_enter_needs_view ? " later-needs-view" : "");
     ssize_t w = write(fd, line, (size_t)n);
     close(fd);
@@ -71,7 +72,10 @@ static __attribute__((unused)) enum sandbox_result recorder_prepare(struct sandb
 {
     return record(ctx, "prepare");
 }
-static enum sandbox_result recorder_enter(struct sandbox_ctx *ctx) { return record(ctx, "enter"); }
+static enum sandbox_result recorder_enter(struct sandbox_ctx *ctx)
+{
+    return record(ctx, "enter");
+}
 static __attribute__((unused)) enum sandbox_result recorder_harden(struct sandbox_ctx *ctx)
 {
     /* Show that a backend can shape the workload's environment. */
@@ -95,8 +99,8 @@ __attribute__((visibility("default"))) const struct {
 };
 #else
 SANDBOX_BACKEND_DEFINE(recorder_backend) = {
-    .abi = { SANDBOX_ABI_MAGIC, RECORDER_SIGNATURE, RECORDER_CTX_SIZE, sizeof(struct policy),
-             sizeof(struct sandbox_backend) },
+    .abi = {SANDBOX_ABI_MAGIC, RECORDER_SIGNATURE, RECORDER_CTX_SIZE, sizeof(struct policy),
+            sizeof(struct sandbox_backend)},
     .name = RECORDER_NAME,
     .order = RECORDER_ORDER,
     .enforces = RECORDER_ENFORCES,
@@ -111,7 +115,7 @@ SANDBOX_BACKEND_DEFINE(recorder_backend) = {
 #ifndef RECORDER_NO_HARDEN
     .harden = recorder_harden,
 #endif
-    /* What README's recipe lacked once (a module of before --explain). */
+/* What README's recipe lacked once (a module of before --explain). */
 #ifndef RECORDER_NO_EXPLAIN
     .explain = sandbox_explain_noop,
 #endif

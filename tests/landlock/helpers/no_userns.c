@@ -33,8 +33,8 @@ int main(int argc, char **argv)
         return 2;
     }
 #endif
-    struct scmp_arg_cmp newuser = {.arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = CLONE_NEWUSER,
-                                   .datum_b = CLONE_NEWUSER};
+    struct scmp_arg_cmp newuser = {
+        .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = CLONE_NEWUSER, .datum_b = CLONE_NEWUSER};
     int rc = f ? 0 : -ENOMEM;
     if (rc == 0)
         rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1, newuser);

@@ -417,25 +417,44 @@ int main(int argc, char **argv)
     if (argc < 2)
         return 2;
     const char *a = argv[1], *arg = argc > 2 ? argv[2] : "";
-    if (!strcmp(a, "ptrace1")) return a_ptrace1();
-    if (!strcmp(a, "mem1")) return a_mem1();
-    if (!strcmp(a, "kill")) return a_kill(arg);
-    if (!strcmp(a, "bind")) return a_bind();
-    if (!strcmp(a, "listen")) return a_listen();
-    if (!strcmp(a, "bind-ok")) return a_bind_ok();
-    if (!strcmp(a, "uring-bind")) return a_uring_bind();
-    if (!strcmp(a, "tiocsti")) return a_tiocsti();
-    if (!strcmp(a, "tioclinux")) return a_tioclinux();
-    if (!strcmp(a, "i386")) return a_i386();
-    if (!strcmp(a, "x32")) return a_x32();
-    if (!strcmp(a, "userns")) return a_userns();
-    if (!strcmp(a, "keyctl")) return a_keyctl();
-    if (!strcmp(a, "fds")) return a_fds();
-    if (!strcmp(a, "become-root")) return a_become_root();
-    if (!strcmp(a, "rewrite-maps")) return a_rewrite_maps();
-    if (!strcmp(a, "mount")) return a_mount(arg);
-    if (!strcmp(a, "rename")) return a_rename(arg, argc > 3 ? argv[3] : "", 0);
-    if (!strcmp(a, "exchange")) return a_rename(arg, argc > 3 ? argv[3] : "", RENAME_EXCHANGE);
+    if (!strcmp(a, "ptrace1"))
+        return a_ptrace1();
+    if (!strcmp(a, "mem1"))
+        return a_mem1();
+    if (!strcmp(a, "kill"))
+        return a_kill(arg);
+    if (!strcmp(a, "bind"))
+        return a_bind();
+    if (!strcmp(a, "listen"))
+        return a_listen();
+    if (!strcmp(a, "bind-ok"))
+        return a_bind_ok();
+    if (!strcmp(a, "uring-bind"))
+        return a_uring_bind();
+    if (!strcmp(a, "tiocsti"))
+        return a_tiocsti();
+    if (!strcmp(a, "tioclinux"))
+        return a_tioclinux();
+    if (!strcmp(a, "i386"))
+        return a_i386();
+    if (!strcmp(a, "x32"))
+        return a_x32();
+    if (!strcmp(a, "userns"))
+        return a_userns();
+    if (!strcmp(a, "keyctl"))
+        return a_keyctl();
+    if (!strcmp(a, "fds"))
+        return a_fds();
+    if (!strcmp(a, "become-root"))
+        return a_become_root();
+    if (!strcmp(a, "rewrite-maps"))
+        return a_rewrite_maps();
+    if (!strcmp(a, "mount"))
+        return a_mount(arg);
+    if (!strcmp(a, "rename"))
+        return a_rename(arg, argc > 3 ? argv[3] : "", 0);
+    if (!strcmp(a, "exchange"))
+        return a_rename(arg, argc > 3 ? argv[3] : "", RENAME_EXCHANGE);
     fprintf(stderr, "unknown attack %s\n", a);
     return 2;
 }

@@ -29,13 +29,21 @@ static enum sandbox_result template_explain(struct sandbox_ctx *ctx, struct sand
 
 SANDBOX_BACKEND_DEFINE(template_backend) = {
     .abi = SANDBOX_BACKEND_ABI,
-    .name = "template",         /* what --sandbox names */
-    .summary = "builds no boundary; runs only full_access policies", /* its line in --help */
-    .order = 150,               /* unique: its place in each phase */
-    .enforces = SANDBOX_ENFORCES_FILESYSTEM, /* what it claims; the core trusts it */
-    .offers = 0, .needs = 0, .needs_one_of = 0, /* backend.h, "How backends compose" */
-    .on_request = true,         /* unless it is to be the default sandbox */
-    .enter_needs_view = false,  /* its enter() needs the earlier backends' finished sandbox */
+    /* What --sandbox names, and its line in --help. */
+    .name = "template",
+    .summary = "builds no boundary; runs only full_access policies",
+    /* Unique: its place in each phase. */
+    .order = 150,
+    /* What it claims (the core trusts it), and how it composes with the
+     * others (backend.h, "How backends compose"). */
+    .enforces = SANDBOX_ENFORCES_FILESYSTEM,
+    .offers = 0,
+    .needs = 0,
+    .needs_one_of = 0,
+    /* Selected only by --sandbox, unless it is to be the default. */
+    .on_request = true,
+    /* Whether its enter() needs the earlier backends' finished sandbox. */
+    .enter_needs_view = false,
     /* Every hook is required: a phase with nothing to do uses
      * sandbox_hook_noop, an explain() with nothing to say
      * sandbox_explain_noop. */
