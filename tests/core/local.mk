@@ -31,6 +31,9 @@ BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tes
 # The shell scripts stay shellcheck-clean (a skip without shellcheck).
 BINARY_TESTS += tests/core/shellcheck.sh
 EXTRA_DIST += tests/core/shellcheck.sh
+# The C sources stay as .clang-format formats them (a skip without clang-format 14).
+BINARY_TESTS += tests/core/format.sh
+EXTRA_DIST += tests/core/format.sh .clang-format
 EXTRA_DIST += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 # README's backend recipe: the same text as the template, which builds and runs.
 BINARY_TESTS += tests/core/readme-recipe.sh tests/core/template-backend.sh
