@@ -127,6 +127,9 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
      * workload started in a session of its own (no PID namespace here). */
     if (sandbox_limits_prepare(&limits, ctx, false, true, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
+    /* Before the workload is forked into that group. */
+    if (device_fence_apply(&limits, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
 

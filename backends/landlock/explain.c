@@ -178,14 +178,21 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     }
     pinned.plan = true;
     enum sandbox_result rc = SANDBOX_OK;
+    char fence[SANDBOX_ERROR_MAX];
     if ((layered ? fs_lists_check(&fs, err, sizeof err)
                  : fs_ruleset_plan(abi, &fs, &pinned, err, sizeof err)) != 0)
         rc = sandbox_fail(ctx, "%s", err);
     /* prepare()'s limits decision, after the ruleset's, with the kill switch. */
     else if (sandbox_limits_explain(ctx, out, false, true) != SANDBOX_OK)
         rc = SANDBOX_FAIL;
+    /* prepare()'s device fence, after the limits' group (layered: the
+     * outer boundary's nodev mounts). */
+    else if (!layered && device_fence_describe(fence, sizeof fence, err, sizeof err) != 0)
+        rc = sandbox_fail(ctx, "%s", err);
     else {
         describe(ctx, out, &fs, &pinned, abi);
+        if (!layered)
+            sandbox_explain_add(ctx, out, "devices", "", "device nodes outside /dev: %s", fence);
         for (size_t i = 0; i < out->query_count; i++)
             judge(ctx, out, i, &fs, &pinned);
     }

@@ -243,6 +243,21 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
     return 0;
 }
 
+size_t fs_granted_devices(struct device_number *out, size_t max)
+{
+    size_t n = 0;
+    struct stat st;
+    for (size_t i = 0; devices[i] && n < max; i++)
+        if (stat(devices[i], &st) == 0 && S_ISCHR(st.st_mode))
+            out[n++] = (struct device_number){.rdev = st.st_rdev};
+    for (int fd = 0; fd <= 2 && n < max; fd++) {
+        bool rd, wr;
+        if (fs_own_terminal(fd, &rd, &wr) && fstat(fd, &st) == 0 && S_ISCHR(st.st_mode))
+            out[n++] = (struct device_number){.rdev = st.st_rdev};
+    }
+    return n;
+}
+
 /* w->rights beneath each writable root (only those in /dev if `in_dev`)
  * but `denied`; nothing for a root a denial covers (denials win over
  * grants).  excl: room for every entry of `denied`. */

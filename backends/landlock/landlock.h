@@ -9,6 +9,7 @@
  *   fs_anchors.c     the directories on the way to a denial, for the broker
  *   fs_dir_pool.c    the directories a directory made in one of them becomes
  *   socket_rules.c   what the connect() broker lets through
+ *   device_fence.c   device nodes outside /dev, refused by number
  * The broker, capabilities, descriptors and the seccomp programs are
  * linux-common's (backends/linux-common).
  *
@@ -25,6 +26,8 @@
 
 #include "backend.h"
 #include "brokers/entry_broker.h"
+#include "limits/device_filter.h"
+#include "limits/sandbox_limits.h"
 #include "linux_common.h"
 #include "policy_paths.h"
 
@@ -116,6 +119,16 @@ bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned
 /* Descriptor n (0-2) is the caller's terminal, granted to the workload
  * with the access it is open for (*read, *write). */
 bool fs_own_terminal(int n, bool *read, bool *write);
+/* The numbers of the devices the ruleset grants in /dev (the harmless
+ * six, the caller's terminals) into out[max]: how many. */
+size_t fs_granted_devices(struct device_number *out, size_t max);
+
+/* device_fence.c: device nodes outside /dev (README.md, "Design").
+ * Apply, for a launch, with the launch's limits (its group); or say, for
+ * --explain, how a launch would refuse them into text[len].  0, or -1 with
+ * err: the launch is refused. */
+int device_fence_apply(const struct sandbox_limits *l, char *err, size_t errlen);
+int device_fence_describe(char *text, size_t len, char *err, size_t errlen);
 
 /* backend.c: what prepare() refuses on this kernel for this policy, or
  * NULL (`layered`: inside another boundary; `abi`: landlock_abi()). */

@@ -4,7 +4,8 @@ if HOST_LINUX
 LANDLOCK_SOURCES = \
 	backends/landlock/landlock.h backends/landlock/backend.c \
 	backends/landlock/fs_lists.c backends/landlock/fs_ruleset.c backends/landlock/fs_anchors.c \
-	backends/landlock/fs_dir_pool.c backends/landlock/socket_rules.c backends/landlock/explain.c
+	backends/landlock/fs_dir_pool.c backends/landlock/socket_rules.c backends/landlock/explain.c \
+	backends/landlock/device_fence.c
 LANDLOCK_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 LANDLOCK_CFLAGS = $(AM_CFLAGS) $(LINUX_COMMON_CFLAGS)
 
