@@ -147,6 +147,7 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_EGRESS_PROXY = 1u << 3,  /* network.outgoingProxy */
     SANDBOX_ENFORCES_LIMITS = 1u << 4,        /* limits (each one it cannot bound: 125 in prepare()) */
     SANDBOX_ENFORCES_SCRATCH = 1u << 5,       /* scratch: a private /tmp */
+    SANDBOX_ENFORCES_DEVICES = 1u << 6,       /* devices: granted, and only those */
     /* Add a bit above the last one, before this line: */
     SANDBOX_ENFORCES_NEXT_,
     /* Every bit this core knows: a descriptor with another is refused. */

@@ -27,6 +27,8 @@ unsigned policy_required_enforcement(const struct policy *policy)
         need |= SANDBOX_ENFORCES_LIMITS;
     if (policy->scratch.requested)
         need |= SANDBOX_ENFORCES_SCRATCH;
+    if (policy->devices.count)
+        need |= SANDBOX_ENFORCES_DEVICES;
     return need;
 }
 
@@ -39,6 +41,7 @@ static const char *enforcement_name(unsigned bit)
     case SANDBOX_ENFORCES_EGRESS_PROXY: return "network.outgoingProxy";
     case SANDBOX_ENFORCES_LIMITS: return "limits";
     case SANDBOX_ENFORCES_SCRATCH: return "\"scratch\" (a private /tmp: only linux-ns makes one)";
+    case SANDBOX_ENFORCES_DEVICES: return "\"devices\" (host devices granted: linux-ns and landlock)";
     default: return "an unknown restriction";
     }
 }

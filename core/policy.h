@@ -99,6 +99,9 @@ struct policy {
     struct policy_network network;
     struct policy_limits limits;
     struct policy_scratch scratch;
+    /* Host character devices the workload may open, beneath /dev (the same
+     * path form); which may be granted is judged at launch. */
+    struct string_list devices;
 };
 
 /* True when the policy sets any limit. */

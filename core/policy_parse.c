@@ -166,6 +166,18 @@ static const char *path_problem(const char *path)
     return NULL;
 }
 
+/* A `devices` entry: a policy path beneath /dev (the host's devices are
+ * there; which of them may be granted is the backend's, at launch). */
+static const char *device_path_problem(const char *path)
+{
+    const char *why = path_problem(path);
+    if (why)
+        return why;
+    if (strncmp(path, "/dev/", 5) != 0 || path[5] == '\0')
+        return "must name a device beneath /dev";
+    return NULL;
+}
+
 static void normalize_path(char *path)
 {
     size_t len = strlen(path);
@@ -558,6 +570,8 @@ static void check_combinations(struct parse *p, const struct policy *pol)
             add_error(p, "$.limits", "%s", why);
         if (pol->scratch.requested)
             add_error(p, "$.scratch", "needs a sandbox, which full_access does not build: use another mode");
+        if (pol->devices.count)
+            add_error(p, "$.devices", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net->has_outgoing_proxy && !net->egress)
@@ -573,8 +587,8 @@ static void check_combinations(struct parse *p, const struct policy *pol)
 static struct policy *parse_document(struct parse *p, const cJSON *root)
 {
     static const char *const known[] = {
-        "mode",    "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths",
-        "network", "limits",           "scratch"};
+        "mode",   "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "network",
+        "limits", "scratch",          "devices"};
     if (!cJSON_IsObject(root)) {
         add_error(p, "$", "the policy must be a JSON object, not %s", json_type_name(root));
         return NULL;
@@ -590,6 +604,9 @@ static struct policy *parse_document(struct parse *p, const cJSON *root)
     parse_path_list(p, root, "deniedReadPaths", &pol->denied_read_paths);
     parse_path_list(p, root, "allowedWritePaths", &pol->allowed_write_paths);
     parse_path_list(p, root, "deniedWritePaths", &pol->denied_write_paths);
+    parse_string_list(p, root, "devices", "$", &pol->devices, device_path_problem);
+    for (size_t i = 0; i < pol->devices.count; i++)
+        normalize_path(pol->devices.items[i]);
     parse_network(p, root, &pol->network);
     parse_limits(p, root, &pol->limits);
     parse_scratch(p, root, &pol->scratch);
@@ -667,6 +684,7 @@ void policy_free(struct policy *policy)
     string_list_free(&policy->denied_read_paths);
     string_list_free(&policy->allowed_write_paths);
     string_list_free(&policy->denied_write_paths);
+    string_list_free(&policy->devices);
     string_list_free(&policy->network.allowed_hosts);
     string_list_free(&policy->network.allowed_internal_hosts);
     if (policy->network.upstream_url) {

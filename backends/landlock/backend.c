@@ -128,7 +128,7 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
     if (sandbox_limits_prepare(&limits, ctx, false, true, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     /* Before the workload is forked into that group. */
-    if (device_fence_apply(&limits, err, sizeof err) != 0)
+    if (device_fence_apply(&limits, &state.fs, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
 }
@@ -261,7 +261,7 @@ SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .summary = "no user namespace needed; no private PID, IPC, /proc or network view",
     .order = 110,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
-                SANDBOX_ENFORCES_LIMITS,
+                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_DEVICES,
     /* The broker and the ruleset open exactly the granted loopback ports;
      * the supervisor waits outside for every sandboxed run. */
     .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,

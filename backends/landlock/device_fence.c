@@ -87,12 +87,12 @@ static int refuse(const char *filter_why, const char *probe_why, char *err, size
     return -1;
 }
 
-int device_fence_apply(const struct sandbox_limits *l, char *err, size_t errlen)
+int device_fence_apply(const struct sandbox_limits *l, const struct fs_lists *fs, char *err, size_t errlen)
 {
     if (!host_root())
         return 0;
     struct device_number allowed[DEVICE_FILTER_MAX];
-    size_t n = fs_granted_devices(allowed, DEVICE_FILTER_MAX);
+    size_t n = fs_granted_devices(fs, allowed, DEVICE_FILTER_MAX);
     char filter_why[SANDBOX_ERROR_MAX], probe_why[SANDBOX_ERROR_MAX];
     if (!l->grouped)
         snprintf(filter_why, sizeof filter_why,
@@ -107,7 +107,7 @@ int device_fence_apply(const struct sandbox_limits *l, char *err, size_t errlen)
     return refuse(filter_why, probe_why, err, errlen);
 }
 
-int device_fence_describe(char *text, size_t len, char *err, size_t errlen)
+int device_fence_describe(const struct fs_lists *fs, char *text, size_t len, char *err, size_t errlen)
 {
     if (!host_root()) {
         snprintf(text, len,
@@ -115,7 +115,7 @@ int device_fence_describe(char *text, size_t len, char *err, size_t errlen)
         return 0;
     }
     struct device_number allowed[DEVICE_FILTER_MAX];
-    size_t n = fs_granted_devices(allowed, DEVICE_FILTER_MAX);
+    size_t n = fs_granted_devices(fs, allowed, DEVICE_FILTER_MAX);
     char group_dir[4096], filter_why[SANDBOX_ERROR_MAX], probe_why[SANDBOX_ERROR_MAX];
     if (cgroup_where(0, group_dir, sizeof group_dir, filter_why, sizeof filter_why) == 0 &&
         device_filter_loadable(allowed, n, filter_why, sizeof filter_why) == 0) {

@@ -187,12 +187,16 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         rc = SANDBOX_FAIL;
     /* prepare()'s device fence, after the limits' group (layered: the
      * outer boundary's nodev mounts). */
-    else if (!layered && device_fence_describe(fence, sizeof fence, err, sizeof err) != 0)
+    else if (!layered && device_fence_describe(&fs, fence, sizeof fence, err, sizeof err) != 0)
         rc = sandbox_fail(ctx, "%s", err);
     else {
         describe(ctx, out, &fs, &pinned, abi);
         if (!layered)
             sandbox_explain_add(ctx, out, "devices", "", "device nodes outside /dev: %s", fence);
+        if (device_grants_explain(
+                ctx, out, "a rule on its inode (for a root caller, let through by the device program too)") !=
+            SANDBOX_OK)
+            rc = SANDBOX_FAIL;
         for (size_t i = 0; i < out->query_count; i++)
             judge(ctx, out, i, &fs, &pinned);
     }

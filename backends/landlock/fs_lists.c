@@ -77,6 +77,7 @@ int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *er
     const struct string_list *dw = &p->denied_write_paths, *dr = &p->denied_read_paths;
     memset(out, 0, sizeof *out);
     err[0] = '\0';
+    out->devices = &p->devices;
     out->writable = calloc(p->allowed_write_paths.count + 2, sizeof *out->writable);
     out->write_denied = calloc(dw->count + 1, sizeof *out->write_denied);
     out->no_read = calloc(dr->count + 1, sizeof *out->no_read);

@@ -217,6 +217,35 @@ bool fs_own_terminal(int n, bool *read, bool *write)
     return true;
 }
 
+/* The policy's devices, each judged as opened (device_grant.c), on its
+ * own inode: no symbolic link is followed to it. */
+static int grant_policy_devices(int ruleset, uint64_t handled, const struct fs_lists *l, char *err,
+                                size_t errlen)
+{
+    struct walk w = {.ruleset = ruleset,
+                     .rights = handled & DEVICE_RIGHTS,
+                     .what = "device",
+                     .err = err,
+                     .errlen = errlen};
+    for (size_t i = 0; i < l->devices->count; i++) {
+        const char *path = l->devices->items[i];
+        int fd = fs_open_no_symlinks(path);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            snprintf(err, errlen, "devices: %s: cannot open it without following a symbolic link: %s", path,
+                     strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        int rc = device_grant_judge(path, &st, err, errlen) == 0 ? add_rule(&w, fd, &st, path) : -1;
+        close(fd);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The caller's own terminal, which the workload holds as 0-2 already:
  * reopened by name (/dev/stdin, /dev/stderr, a tty check) it must stay
  * usable, with the access that descriptor has -- no more. */
@@ -243,12 +272,19 @@ static int grant_own_terminal(int ruleset, uint64_t handled, char *err, size_t e
     return 0;
 }
 
-size_t fs_granted_devices(struct device_number *out, size_t max)
+size_t fs_granted_devices(const struct fs_lists *l, struct device_number *out, size_t max)
 {
     size_t n = 0;
     struct stat st;
     for (size_t i = 0; devices[i] && n < max; i++)
         if (stat(devices[i], &st) == 0 && S_ISCHR(st.st_mode))
+            out[n++] = (struct device_number){.rdev = st.st_rdev};
+    /* Read again, so judged again: a node swapped since its rule was made
+     * lets no number through that the judgement refuses. */
+    char why[SANDBOX_ERROR_MAX];
+    for (size_t i = 0; i < l->devices->count && n < max; i++)
+        if (lstat(l->devices->items[i], &st) == 0 &&
+            device_grant_judge(l->devices->items[i], &st, why, sizeof why) == 0)
             out[n++] = (struct device_number){.rdev = st.st_rdev};
     for (int fd = 0; fd <= 2 && n < max; fd++) {
         bool rd, wr;
@@ -324,6 +360,8 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
     free(excl);
     if (rc == 0)
         rc = grant_devices(ruleset, handled, err, errlen);
+    if (rc == 0)
+        rc = grant_policy_devices(ruleset, handled, l, err, errlen);
     return rc == 0 ? grant_own_terminal(ruleset, handled, err, errlen) : -1;
 }
 
@@ -415,9 +453,13 @@ static enum verdict in_denial(const struct query *q)
     return UNDECIDED;
 }
 
-/* One of the devices with a rule of its own (grant_devices). */
+/* One of the devices with a rule of its own (grant_devices,
+ * grant_policy_devices). */
 static enum verdict harmless_device(const struct query *q)
 {
+    for (size_t i = 0; i < q->l->devices->count; i++)
+        if (strcmp(q->path, q->l->devices->items[i]) == 0)
+            return say(q, ALLOWED, "granted by the policy's devices, for reading and writing");
     if (!policy_path_covered(q->path, devices))
         return UNDECIDED;
     return say(q, ALLOWED, "one of the harmless devices granted for reading and writing");

@@ -26,7 +26,8 @@
 
 #include "backend.h"
 #include "brokers/entry_broker.h"
-#include "limits/device_filter.h"
+#include "devices/device_filter.h"
+#include "devices/device_grant.h"
 #include "limits/sandbox_limits.h"
 #include "linux_common.h"
 #include "policy_paths.h"
@@ -43,6 +44,7 @@ struct fs_lists {
     const char **no_write;
     char **mounts; /* those mount points (owned) */
     size_t mount_count;
+    const struct string_list *devices; /* the policy's devices (device_grant.h) */
 };
 
 /* fs_lists.c */
@@ -120,15 +122,16 @@ bool fs_ruleset_decide(const struct fs_lists *l, const struct fs_anchors *pinned
  * with the access it is open for (*read, *write). */
 bool fs_own_terminal(int n, bool *read, bool *write);
 /* The numbers of the devices the ruleset grants in /dev (the harmless
- * six, the caller's terminals) into out[max]: how many. */
-size_t fs_granted_devices(struct device_number *out, size_t max);
+ * six, the caller's terminals, the policy's devices) into out[max]: how
+ * many. */
+size_t fs_granted_devices(const struct fs_lists *l, struct device_number *out, size_t max);
 
 /* device_fence.c: device nodes outside /dev (README.md, "Design").
  * Apply, for a launch, with the launch's limits (its group); or say, for
  * --explain, how a launch would refuse them into text[len].  0, or -1 with
  * err: the launch is refused. */
-int device_fence_apply(const struct sandbox_limits *l, char *err, size_t errlen);
-int device_fence_describe(char *text, size_t len, char *err, size_t errlen);
+int device_fence_apply(const struct sandbox_limits *l, const struct fs_lists *fs, char *err, size_t errlen);
+int device_fence_describe(const struct fs_lists *fs, char *text, size_t len, char *err, size_t errlen);
 
 /* backend.c: what prepare() refuses on this kernel for this policy, or
  * NULL (`layered`: inside another boundary; `abi`: landlock_abi()). */

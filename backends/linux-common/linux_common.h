@@ -46,6 +46,12 @@
  *                    (sandbox_limits.h)
  *   cgroup.c         a cgroup v2 group of the sandbox's own, its kill
  *                    switch and keeper (cgroup.h)
+ * devices/  the host's devices, judged by number
+ *   device_grant.c   which devices the policy's `devices` may grant
+ *                    (device_grant.h)
+ *   device_explain.c --explain's items for them (device_grant.h)
+ *   device_filter.c  a cgroup device program: only these numbers open
+ *                    (device_filter.h)
  * mount/    the mounts, as the kernel lists them
  *   mountinfo.c      the mount table; which filesystems are kernel interfaces
  *   mount_id.c       the id of the mount a descriptor is on (mount_id.h:

@@ -19,7 +19,9 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/paths.c backends/linux-common/kernel_release.c \
 	backends/linux-common/limits/cgroup.h backends/linux-common/limits/cgroup.c \
 	backends/linux-common/limits/sandbox_limits.h backends/linux-common/limits/sandbox_limits.c \
-	backends/linux-common/limits/device_filter.h backends/linux-common/limits/device_filter.c
+	backends/linux-common/devices/device_filter.h backends/linux-common/devices/device_filter.c \
+	backends/linux-common/devices/device_grant.h backends/linux-common/devices/device_grant.c \
+	backends/linux-common/devices/device_explain.c
 # The core's policy path algebra, compiled in here: a module is
 # self-contained, and the release binary's archives resolve left to right.
 LINUX_COMMON_SOURCES += core/policy_paths.h core/policy_paths.c

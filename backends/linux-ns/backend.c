@@ -38,10 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "diag.h"
+#include "devices/device_grant.h"
 #include "host_ipc.h"
 #include "limits/sandbox_limits.h"
 #include "linux_ns.h"
@@ -88,8 +90,14 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     const char *no_broker = linux_ns_unenforceable(p);
     if (no_broker)
         return sandbox_fail(ctx, "%s", no_broker);
-    /* The PID namespace ends the tree: a group only for what it bounds. */
     char err[SANDBOX_ERROR_MAX];
+    /* Judged here for a clear 125 before anything runs, and again in the
+     * init on the node it binds (dev.c). */
+    struct stat device;
+    for (size_t i = 0; i < p->devices.count; i++)
+        if (device_grant_check(p->devices.items[i], &device, err, sizeof err) != 0)
+            return sandbox_fail(ctx, "%s", err);
+    /* The PID namespace ends the tree: a group only for what it bounds. */
     if (state.sandbox && sandbox_limits_prepare(&limits, ctx, true, false, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     return SANDBOX_OK;
@@ -236,7 +244,7 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .summary = "user, mount, PID and IPC namespaces; private /proc, /dev and network",
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
-                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_SCRATCH,
+                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_SCRATCH | SANDBOX_ENFORCES_DEVICES,
     /* With a proxy (or egress off) later enter()s run in the workload
      * process inside the new network namespace (state.netns), and the
      * supervisor waits outside for every sandboxed run. */

@@ -25,6 +25,7 @@
 
 #include "host_ipc.h"
 #include "limits/sandbox_limits.h"
+#include "devices/device_grant.h"
 #include "linux_ns.h"
 
 /* A socket host_ipc_mask_sockets would cover with /dev/null. */
@@ -89,6 +90,12 @@ static bool decide_write(const struct plan *pl, const char *path, char *rule, si
         snprintf(rule, n, "/proc is the sandbox's own procfs, mounted read-only");
         return false;
     }
+    const struct string_list *granted = &pl->ctx->policy->devices;
+    for (size_t i = 0; i < granted->count; i++)
+        if (strcmp(path, granted->items[i]) == 0) {
+            snprintf(rule, n, "devices \"%s\": bound into the private /dev", path);
+            return true;
+        }
     if (policy_path_at_or_beneath(path, "/dev")) {
         bool ok = policy_path_covered(path, dev_writable) || policy_path_at_or_beneath(path, "/dev/shm");
         snprintf(rule, n, "/dev is private and minimal: %s",
@@ -329,6 +336,9 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         return sandbox_fail(ctx, "%s", refusal);
     /* prepare()'s own limits decision (a full_access launch makes none). */
     if (p->mode != POLICY_MODE_FULL_ACCESS && sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK)
+        return SANDBOX_FAIL;
+    /* prepare()'s judgement of the granted devices. */
+    if (device_grants_explain(ctx, out, "bound at that path into the private /dev") != SANDBOX_OK)
         return SANDBOX_FAIL;
     if (p->mode == POLICY_MODE_FULL_ACCESS) {
         sandbox_explain_add(ctx, out, "boundary", "", "none: full_access has nothing to enforce");

@@ -32,10 +32,12 @@ int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *d
 struct stat;
 int host_ipc_socket_on_writable_mount(int fd, const struct stat *st, const void *arg);
 
-/* dev.c: replace /dev by a minimal private one (with a private /dev/shm). */
-int private_dev(int root_fd, bool legacy, char *err, size_t errlen);
+/* dev.c: replace /dev by a minimal private one (with a private /dev/shm),
+ * holding also the policy's `devices` at their paths. */
+int private_dev(int root_fd, bool legacy, const struct string_list *devices, char *err, size_t errlen);
 /* dev.c, after the writable roots: the host's nodes in it read-only again
  * wherever a writable root ("/", "/dev", "/dev/null", ...) covers them. */
-int private_dev_nodes_read_only(int root_fd, bool legacy, const char *const *roots, char *err, size_t errlen);
+int private_dev_nodes_read_only(int root_fd, bool legacy, const char *const *roots,
+                                const struct string_list *devices, char *err, size_t errlen);
 
 #endif

@@ -342,13 +342,13 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
      * the host's devices (/dev/kvm, the consoles) by file mode alone. */
     bool root_writable = root_is_writable_root(roots), kernel_fs = root_writable;
     if (mnt_tree_restrict(v.legacy, v.root_fd, root_writable, err, errlen) != 0 ||
-        private_dev(v.root_fd, v.legacy, err, errlen) != 0 ||
+        private_dev(v.root_fd, v.legacy, &p->devices, err, errlen) != 0 ||
         /* every mask from now on is a clone of the private /dev/null */
         reopen_devnull(&v, &devnull, err, errlen) != 0 || private_proc(v.root_fd, err, errlen) != 0 ||
         (kernel_fs_masks_proc(st->uid) &&
          kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
         writable_roots(&v, ctx, roots, &kernel_fs, err, errlen) != 0 ||
-        private_dev_nodes_read_only(v.root_fd, v.legacy, roots, err, errlen) != 0 ||
+        private_dev_nodes_read_only(v.root_fd, v.legacy, roots, &p->devices, err, errlen) != 0 ||
         scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
         /* after the writable roots: one may be or hold a procfs or sysfs
          * mount.  Only they can have made one writable (the rest of the

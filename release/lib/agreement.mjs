@@ -103,6 +103,8 @@ const pools = {
             "example.com:443", "*.example.com:22", "[2001:db8::1]:22", "127.0.0.1:65535", "2001:db8::1", `${"a".repeat(249)}.com:443`],
         ["*", "*.", "a*b", "*.a*", "**.a", "a b", "a\tb", "u@h", "a/b", "", `${"a".repeat(250)}.com`, 7, null,
             "a:0", "a:65536", "a:080", "a:", ":1", "*.:1", "[::1", "[::1]x", "[]", "a]", "a[b]", "[::1]:22]", "é:x"]],
+    device: [["/dev/fuse", "/dev/dri/renderD128", "/dev/a/", "/dev/é"],
+        ["/dev", "/dev/", "/tmp/x", "/devx", "dev/x", "/dev//x", "/dev/../mem", "", 3, null]],
     bool: [[true, false], ["true", 0, null, MISSING]],
     frontEnd: [["http", "socks5"], ["ftp", "HTTP", 1]],
     upstream: [["environment", "http://p:3128", "HTTP://u:p@p.example:1/", "http://u@10.0.0.1:65535", "http://[::1]:8080",
@@ -147,6 +149,7 @@ function generate() {
         ["deniedReadPaths", pathList()],
         ["allowedWritePaths", pathList()],
         ["deniedWritePaths", pathList()],
+        ["devices", random() < 0.2 ? list(pools.device) : MISSING],
         ["network", network],
         ...(random() < noise * 0.1 ? [["cwd", "/tmp"]] : []),
     ]);

@@ -26,6 +26,6 @@ endif
 EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh
 # The policy's limits, from outside, on both Linux backends.
 if HOST_LINUX
-BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh
+BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh
 endif
-EXTRA_DIST += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh
+EXTRA_DIST += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh

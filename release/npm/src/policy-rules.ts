@@ -49,6 +49,14 @@ export function policyPathProblem(path: string): string | undefined {
     return undefined;
 }
 
+/** A `devices` entry: a policy path beneath /dev (core/policy_parse.c, device_path_problem). */
+export function devicePathProblem(path: string): string | undefined {
+    const problem = policyPathProblem(path);
+    if (problem !== undefined) return problem;
+    if (!path.startsWith("/dev/") || path.length === 5) return "must name a device beneath /dev";
+    return undefined;
+}
+
 /** A port as written in an entry: 1..65535 in decimal, no sign, no leading 0. */
 function portTextValid(text: string): boolean {
     return /^[1-9][0-9]{0,4}$/.test(text) && Number(text) <= 65535;

@@ -133,6 +133,8 @@ export const SupervisorPolicySchema = Type.Object(
         network: SupervisorNetworkPolicySchema,
         limits: Type.Optional(SupervisorLimitsSchema),
         scratch: Type.Optional(ScratchSchema),
+        /** Host character devices the workload may open, beneath /dev (linux-ns, landlock). */
+        devices: Type.Optional(PolicyPathListSchema),
     },
     { additionalProperties: false },
 );

@@ -119,6 +119,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function checkStrings(document: unknown, problems: ProblemList): void {
     if (!isRecord(document)) return;
     const lists: Array<[string, unknown]> = PATH_LIST_FIELDS.map((f) => [`$.${f}`, document[f]]);
+    lists.push(["$.devices", document.devices]);
     if (isRecord(document.network)) {
         lists.push(["$.network.allowedHosts", document.network.allowedHosts]);
         lists.push(["$.network.allowedInternalHosts", document.network.allowedInternalHosts]);
@@ -174,6 +175,7 @@ function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): voi
         if (net.outgoingProxy) problems.add("$.network.outgoingProxy", why);
         if (policy.limits && Object.keys(policy.limits).length) problems.add("$.limits", why);
         if (policy.scratch) problems.add("$.scratch", "needs a sandbox, which full_access does not build: use another mode");
+        if (policy.devices?.length) problems.add("$.devices", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');

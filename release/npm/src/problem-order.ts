@@ -2,7 +2,7 @@
  * The order in which core/policy_parse.c reports problems, so the TypeScript
  * message reads like the supervisor's and, past the cap of 32, shows the same
  * problems: the document itself; unknown top-level fields; mode; the four
- * path lists (items by index); network: unknown fields, egress, localBinding,
+ * path lists (items by index); devices (items); network: unknown fields, egress, localBinding,
  * allowedHosts (items), allowedInternalHosts (items), outgoingProxy (unknown fields,
  * allowUnproxiedCertificateFetches, upstream, frontEnds, items); limits (unknown
  * fields, processes, memoryBytes, openFiles); scratch (unknown fields,
@@ -20,7 +20,7 @@ const NETWORK: Level = {
 const LIMITS: Level = { fields: ["processes", "memoryBytes", "openFiles"] };
 const SCRATCH: Level = { fields: ["sizeBytes"] };
 const ROOT: Level = {
-    fields: ["mode", "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "network", "limits", "scratch"],
+    fields: ["mode", "allowedReadPaths", "deniedReadPaths", "allowedWritePaths", "deniedWritePaths", "devices", "network", "limits", "scratch"],
     children: { network: NETWORK, limits: LIMITS, scratch: SCRATCH },
 };
 

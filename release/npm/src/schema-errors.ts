@@ -6,7 +6,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { SCRATCH_MAX_BYTES, SCRATCH_MIN_BYTES } from "./policy-schema.js";
-import { hostEntryProblem, internalHostEntryProblem, policyPathProblem } from "./policy-rules.js";
+import { devicePathProblem, hostEntryProblem, internalHostEntryProblem, policyPathProblem } from "./policy-rules.js";
 
 function jsonTypeName(value: unknown): string {
     if (value === null) return "null";
@@ -104,5 +104,6 @@ export function describeSchemaError(error: ValueError, path: string): string {
 export function stringProblem(path: string, value: string): string | undefined {
     if (path.startsWith("$.network.allowedHosts[")) return hostEntryProblem(value);
     if (path.startsWith("$.network.allowedInternalHosts[")) return internalHostEntryProblem(value);
+    if (path.startsWith("$.devices[")) return devicePathProblem(value);
     return policyPathProblem(value);
 }

@@ -24,7 +24,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "limits/device_filter.h"
+#include "devices/device_filter.h"
 
 /* 4 to load the context, 5 a device, 2 to refuse. */
 #define PROGRAM_MAX (4 + 5 * DEVICE_FILTER_MAX + 2)
