@@ -16,6 +16,8 @@ core_libcore_a_SOURCES += core/event_report.h core/event_report.c
 # A proxy client's URL, CONNECT and reply head: the policy's upstream,
 # --connect, and the egress process towards an upstream proxy.
 core_libcore_a_SOURCES += core/proxy_client.h core/proxy_client.c
+# The port syntax of the policy, its upstream proxy URL and --connect.
+core_libcore_a_SOURCES += core/port_parse.h core/port_parse.c
 # Overwriting secrets (sandbox_wipe's one copy).
 core_libcore_a_SOURCES += core/wipe.h core/wipe.c
 # The one growable array of strings (the policy's lists, the backends').

@@ -50,6 +50,23 @@ static void test_http_connect(void)
     CU_ASSERT_FALSE(r.has_credentials);
 }
 
+/* The wire's port syntax, not the policy's: leading zeros are the same
+ * port (RFC 3986), and a port is still 1..65535 in at most 5 digits. */
+static void test_http_port(void)
+{
+    struct http_request r;
+    CU_ASSERT_EQUAL(parse("CONNECT example.com:0443 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.port, 443);
+    CU_ASSERT_EQUAL(parse("CONNECT example.com:65535 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.port, 65535);
+    static const char *const refused[] = {"0", "00000", "65536", "000443", "", "+443", "44a"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char head[128];
+        snprintf(head, sizeof head, "CONNECT example.com:%s HTTP/1.1\r\n\r\n", refused[i]);
+        CU_ASSERT_EQUAL(parse(head, &r), HTTP_MALFORMED);
+    }
+}
+
 static void test_http_absolute(void)
 {
     struct http_request r;
@@ -461,6 +478,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("egress proxy parsers", NULL, NULL);
     CU_add_test(s, "HTTP CONNECT", test_http_connect);
+    CU_add_test(s, "HTTP port syntax", test_http_port);
     CU_add_test(s, "HTTP absolute-URI rewriting", test_http_absolute);
     CU_add_test(s, "HTTP body length", test_http_body_length);
     CU_add_test(s, "refusal report line", test_refusal_line);

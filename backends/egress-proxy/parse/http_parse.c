@@ -64,6 +64,8 @@ static long head_end(const char *buf, size_t len, const char **why)
     return 0;
 }
 
+/* The wire's port (RFC 3986: *DIGIT), not the policy's (core/port_parse.h):
+ * a client may send leading zeros ("0443" is 443); at most 5 digits. */
 static bool parse_port(struct span s, unsigned short *port)
 {
     if (s.n == 0 || s.n > 5)
