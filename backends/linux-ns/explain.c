@@ -248,6 +248,7 @@ static int add_socket(const struct sp_node *sock, const char *path, const char *
     return 0;
 }
 
+/* Each writable root, and how the view makes it writable. */
 static void describe_writable(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct plan *pl)
 {
     for (size_t i = 0; pl->roots[i]; i++)
