@@ -1,24 +1,28 @@
-# core/: the platform-neutral launcher.  The policy code is also a library so
-# the unit tests (and fuzzers) link exactly what the binary runs.
-noinst_LIBRARIES += core/libpolicy.a
-core_libpolicy_a_SOURCES = \
+# core/: the platform-neutral launcher.  Its code other than main (the
+# policy, the path algebra, --explain's queries, the report, the proxy
+# client, ...) is a library, so the tools, unit tests and fuzzers link
+# exactly what the binary runs.
+noinst_LIBRARIES += core/libcore.a
+core_libcore_a_SOURCES = \
 	core/policy.h core/policy_parse.c \
 	core/json_text.h core/json_text.c \
 	core/policy_read.h core/policy_read.c
 # The path algebra every backend uses (modules compile it in themselves).
-core_libpolicy_a_SOURCES += core/policy_paths.h core/policy_paths.c
+core_libcore_a_SOURCES += core/policy_paths.h core/policy_paths.c
 # --explain's operations, parsed and printed (pure; fuzzed).
-core_libpolicy_a_SOURCES += core/explain_query.h core/explain_query.c
+core_libcore_a_SOURCES += core/explain_query.h core/explain_query.c
 # The report's one writer (--refusal-report), for the core and every backend.
-core_libpolicy_a_SOURCES += core/event_report.h core/event_report.c
+core_libcore_a_SOURCES += core/event_report.h core/event_report.c
 # A proxy client's URL, CONNECT and reply head: the policy's upstream,
 # --connect, and the egress process towards an upstream proxy.
-core_libpolicy_a_SOURCES += core/proxy_client.h core/proxy_client.c
+core_libcore_a_SOURCES += core/proxy_client.h core/proxy_client.c
+# The port syntax of the policy, its upstream proxy URL and --connect.
+core_libcore_a_SOURCES += core/port_parse.h core/port_parse.c
 # Overwriting secrets (sandbox_wipe's one copy).
-core_libpolicy_a_SOURCES += core/wipe.h core/wipe.c
+core_libcore_a_SOURCES += core/wipe.h core/wipe.c
 # The one growable array of strings (the policy's lists, the backends').
-core_libpolicy_a_SOURCES += core/string_array.h core/string_array.c
-core_libpolicy_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
+core_libcore_a_SOURCES += core/string_array.h core/string_array.c
+core_libcore_a_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 
 # The backend ABI signature (core/backend.h, "The ABI"): a checksum of the
 # contract's headers as the compiler sees them, so any change to what a
@@ -62,7 +66,7 @@ happy_agent_supervisor_CFLAGS = $(AM_CFLAGS)
 # So that `make happy-agent-supervisor` alone makes the generated headers
 # too (BUILT_SOURCES covers all, check and install).
 $(happy_agent_supervisor_OBJECTS): core/backend_abi.h
-happy_agent_supervisor_LDADD = core/libpolicy.a $(CJSON_LIBS)
+happy_agent_supervisor_LDADD = core/libcore.a $(CJSON_LIBS)
 happy_agent_supervisor_LDFLAGS = $(AM_LDFLAGS)
 
 if DYNAMIC_BACKENDS

@@ -23,7 +23,7 @@
 
 static char *read_policy_text(const struct cli_options *opts, size_t *len)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX];
     char *text = NULL;
     switch (opts->transport) {
     case CLI_POLICY_FD: text = policy_read_fd(opts->policy_fd, len, err, sizeof err); break;
@@ -116,7 +116,7 @@ static void print_help(const struct cli_options *opts)
 int main(int argc, char **argv)
 {
     struct cli_options opts;
-    char err[1024];
+    char err[SANDBOX_ERROR_MAX];
     standard_descriptors_ensure();
     if (cli_parse(argc, argv, &opts, err, sizeof err) != 0)
         diag_fatal("%s", err);

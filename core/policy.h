@@ -151,8 +151,4 @@ const char *policy_internal_host_entry_problem(const char *entry);
  */
 const char *policy_host_entry_split(const char *entry, size_t *host_len, unsigned *port);
 
-/* A port as the policy spells one, n bytes at p: 1..65535 in decimal, no
- * sign, no leading 0 (also what --connect accepts). */
-bool policy_port_parse(const char *p, size_t n, unsigned *port);
-
 #endif

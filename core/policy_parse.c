@@ -17,6 +17,7 @@
 
 #include "json_text.h"
 #include "policy.h"
+#include "port_parse.h"
 #include "proxy_client.h"
 #include "string_array.h"
 #include "wipe.h"
@@ -185,22 +186,6 @@ static void normalize_path(char *path)
         path[len - 1] = '\0';
 }
 
-bool policy_port_parse(const char *p, size_t n, unsigned *port)
-{
-    if (n == 0 || n > 5 || p[0] == '0')
-        return false;
-    unsigned v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-        v = v * 10 + (unsigned)(p[i] - '0');
-    }
-    if (v > 65535)
-        return false;
-    *port = v;
-    return true;
-}
-
 const char *policy_host_entry_split(const char *entry, size_t *host_len, unsigned *port)
 {
     size_t len = strlen(entry);
@@ -228,7 +213,7 @@ const char *policy_host_entry_split(const char *entry, size_t *host_len, unsigne
     }
     if (*host_len == 0 || (entry[0] == '[' && *host_len == 2))
         return "names no host";
-    if (port_text && !policy_port_parse(port_text, strlen(port_text), port))
+    if (port_text && !port_parse(port_text, strlen(port_text), port))
         return "has a port that is not a number from 1 to 65535 (without leading zeros)";
     if ((entry[0] == '[' ? *host_len - 2 : *host_len) > HOST_ENTRY_MAX)
         return "names a host longer than 253 bytes";

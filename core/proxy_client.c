@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "port_parse.h"
 #include "proxy_client.h"
 #include "wipe.h"
 
@@ -48,15 +49,8 @@ static const char *decode_part(const char *in, size_t len, char *out)
 
 static const char *parse_port(const char *p, size_t len, unsigned short *port)
 {
-    unsigned long v = 0;
-    if (len == 0 || len > 5 || p[0] == '0')
-        return "needs a port from 1 to 65535 (http://host:port)";
-    for (size_t i = 0; i < len; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return "needs a port from 1 to 65535 (http://host:port)";
-        v = v * 10 + (unsigned long)(p[i] - '0');
-    }
-    if (v > 65535)
+    unsigned v;
+    if (!port_parse(p, len, &v))
         return "needs a port from 1 to 65535 (http://host:port)";
     *port = (unsigned short)v;
     return NULL;

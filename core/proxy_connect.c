@@ -15,7 +15,7 @@
  *    make it name a backend, which no part of the core does;
  *  - what it does share with the proxy is the contract, and that has one
  *    home the backend includes: the variables and URL schemes (proxy_env.h)
- *    and the port syntax (policy_port_parse).
+ *    and the port syntax (port_parse.h).
  */
 #include "config.h"
 
@@ -35,7 +35,7 @@
 
 #include "backend.h"
 #include "diag.h"
-#include "policy.h"
+#include "port_parse.h"
 #include "proxy_client.h"
 #include "proxy_connect.h"
 #include "proxy_env.h"
@@ -327,7 +327,7 @@ int proxy_connect_main(const char *host, const char *port_text)
         shown[n] = '\0';
         return fail("'%s' is not a host name or an IPv6 literal", shown);
     }
-    if (!policy_port_parse(port_text, strlen(port_text), &port))
+    if (!port_parse(port_text, strlen(port_text), &port))
         return fail("'%s' is not a port from 1 to 65535", port_text);
     signal(SIGPIPE, SIG_IGN);
     struct front_end_url u;

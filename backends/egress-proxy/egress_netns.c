@@ -48,7 +48,7 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
     if (r == 0)
         return sandbox_fail(ctx, "the egress process did not answer within %d s (%s)",
                             EGRESS_START_TIMEOUT_MS / 1000, stage);
-    char msg[600];
+    char msg[EGRESS_LINE_MAX];
     ssize_t n = recv(control, msg, sizeof msg - 1, 0);
     if (n <= 0)
         return sandbox_fail(ctx, "the egress process ended during %s", stage);
@@ -65,7 +65,7 @@ static enum sandbox_result await_ready(struct sandbox_ctx *ctx, int control, con
 static enum sandbox_result transparent_table(struct sandbox_ctx *ctx, struct synth_table *t)
 {
     struct host_policy rules, derived = {NULL, 0};
-    char err[300];
+    char err[SANDBOX_ERROR_MAX];
     if (egress_compile_hosts(&ctx->policy->network, &rules) != 0)
         return sandbox_fail(ctx, "out of memory compiling network.allowedHosts");
     int rc = synth_setup(&rules, &derived, t, err, sizeof err);
@@ -234,7 +234,7 @@ static enum sandbox_result netns_enter(struct sandbox_ctx *ctx)
         r = transparent_sockets(ctx, &st->synth, fds, kinds, &n);
     if (r == SANDBOX_OK)
         r = send_listeners(ctx, st, fds, kinds, n);
-    char err[400];
+    char err[SANDBOX_ERROR_MAX];
     if (r == SANDBOX_OK && (st->front_ends & POLICY_FRONT_END_TRANSPARENT) &&
         name_views_install(&st->host_mntns, err, sizeof err) != 0)
         r = sandbox_fail(ctx, "%s", err);

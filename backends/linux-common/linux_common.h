@@ -3,7 +3,7 @@
  * build their boundary from.  Not a backend: no descriptor, no policy of
  * its own; each backend decides when and how to use these.
  *
- * It declares what the files below define, except where a part keeps a
+ * It declares what the C files below define for others, except where a part keeps a
  * header of its own (named in parentheses).  The mechanisms of one file
  * each are at the top; a part made of several files has a room of its own
  * (a sub-folder).  Every include names its file from this folder, by room
@@ -12,50 +12,54 @@
  * process/ does: those of brokers/ and limits/); neither this header nor a
  * file at the top includes a room's.
  *
+ *   README.md        what the folder holds, and its rules of inclusion
+ *   local.mk         its build: one library, the seccomp tools
+ *   linux_common.h   this index, and the declarations
  *   caps.c           zero capabilities, locked securebits, no_new_privs
  *   fd_hygiene.c     close every descriptor above 2
  *   fd_pass.c        one descriptor and a tag byte over a socket pair
  *   fd_path.c        "/proc/self/fd/N", the path that names descriptor N
+ *   kernel_release.c whether the kernel is at least a given release
  *   keyring.c        a fresh session keyring
  *   landlock_sys.c   the Landlock system calls (landlock_sys.h, with the
  *                    UAPI spelt out), its ABI, scopes
  *   paths.c          the message for a policy path that does not resolve
- *   kernel_release.c whether the kernel is at least a given release
  *
- * process/  the processes of the sandbox
- *   supervised_fork.c supervisor → middle process → workload: the one fork
- *                    sequence (supervised_fork.h)
- *   broker_init.c    the middle process's life once the workload exists:
- *                    forward, reap, serve the brokers, report the status
  * brokers/  the middle process makes the workload's calls, outside its filter
- *   connect_broker.c its connect() calls, after the backend's checks
- *   meta_broker.c    ... its chmod/chown/utimes/xattr calls (meta_broker.h)
+ *   broker_peek.c    what the brokers read of the workload (broker_peek.h)
+ *   connect_broker.c its connect() calls, after the backend's checks; how
+ *                    a connect() address is classified
  *   entry_broker.c   ... its entries in the directories on the way to a
  *                    denied path (entry_broker.h)
- *   broker_peek.c    what the brokers read of the workload (broker_peek.h)
- * seccomp/  the workload's filter
- *   seccomp_rules.c  the one syscall table, compiled by libseccomp
- *                    (seccomp_rules.h)
- *   seccomp_gen.c    build-time tool: writes the compiled programs, one per
- *                    shape, as seccomp_programs.c in the build tree
- *                    (seccomp_programs.h)
- *   seccomp_filter.c loads the program a backend's shape calls for
- *   seccomp_dump.c   developer tool: prints the filter for a policy
- * limits/   the policy's limits
- *   sandbox_limits.c how each limit is bounded on Linux, and its end
- *                    (sandbox_limits.h)
- *   cgroup.c         a cgroup v2 group of the sandbox's own, its kill
- *                    switch and keeper (cgroup.h)
+ *   meta_broker.c    ... its chmod/chown/utimes/xattr calls (meta_broker.h)
  * devices/  the host's devices, judged by number
- *   device_grant.c   which devices the policy's `devices` may grant
- *                    (device_grant.h)
  *   device_explain.c --explain's items for them (device_grant.h)
  *   device_filter.c  a cgroup device program: only these numbers open
  *                    (device_filter.h)
+ *   device_grant.c   which devices the policy's `devices` may grant
+ *                    (device_grant.h)
+ * limits/   the policy's limits
+ *   cgroup.c         a cgroup v2 group of the sandbox's own, its kill
+ *                    switch and keeper (cgroup.h)
+ *   sandbox_limits.c how each limit is bounded on Linux, and its end
+ *                    (sandbox_limits.h)
  * mount/    the mounts, as the kernel lists them
- *   mountinfo.c      the mount table; which filesystems are kernel interfaces
  *   mount_id.c       the id of the mount a descriptor is on (mount_id.h:
  *                    its file needs <linux/stat.h>, not <sys/stat.h>)
+ *   mountinfo.c      the mount table; which filesystems are kernel interfaces
+ * process/  the processes of the sandbox
+ *   broker_init.c    the middle process's life once the workload exists:
+ *                    forward, reap, serve the brokers, report the status
+ *   supervised_fork.c supervisor → middle process → workload: the one fork
+ *                    sequence (supervised_fork.h)
+ * seccomp/  the workload's filter
+ *   seccomp_dump.c   developer tool: prints the filter for a policy
+ *   seccomp_filter.c loads the program a backend's shape calls for
+ *   seccomp_gen.c    build-time tool: writes the compiled programs, one per
+ *                    shape, as seccomp_programs.c in the build tree
+ *   seccomp_programs.h the shapes, and the programs seccomp_gen.c writes
+ *   seccomp_rules.c  the one syscall table, compiled by libseccomp
+ *                    (seccomp_rules.h)
  *
  * Errors: every function below that can fail writes one line into
  * err[errlen] (cause, path, fix) and returns -1.

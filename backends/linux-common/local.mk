@@ -80,7 +80,7 @@ noinst_PROGRAMS += backends/linux-common/happy-agent-supervisor-seccomp-dump
 backends_linux_common_happy_agent_supervisor_seccomp_dump_SOURCES = backends/linux-common/seccomp/seccomp_dump.c $(SECCOMP_RULES_SOURCES)
 backends_linux_common_happy_agent_supervisor_seccomp_dump_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 backends_linux_common_happy_agent_supervisor_seccomp_dump_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
-backends_linux_common_happy_agent_supervisor_seccomp_dump_LDADD = core/libpolicy.a $(CJSON_LIBS) $(SECCOMP_LIBS)
+backends_linux_common_happy_agent_supervisor_seccomp_dump_LDADD = core/libcore.a $(CJSON_LIBS) $(SECCOMP_LIBS)
 
 EXTRA_DIST += backends/linux-common/README.md
 

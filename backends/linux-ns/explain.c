@@ -255,13 +255,9 @@ static int add_socket(const struct sp_node *sock, const char *path, const char *
     return 0;
 }
 
-static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
+/* Each writable root, and how the view makes it writable. */
+static void describe_writable(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct plan *pl)
 {
-    const struct policy_network *net = &ctx->policy->network;
-    sandbox_explain_add(ctx, out, "boundary", "",
-                        "user, mount, PID and IPC namespaces%s; seccomp filter; no "
-                        "capabilities",
-                        pl->netns ? ", network namespace" : "");
     for (size_t i = 0; pl->roots[i]; i++)
         sandbox_explain_add(ctx, out, "writable", pl->roots[i], "%s%s",
                             strcmp(pl->roots[i], "/") == 0 ? "the whole tree stays writable"
@@ -269,10 +265,11 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
                                 ? "not bound: the private procfs is read-only as a whole"
                                 : "bound writable",
                             pl->roots[i] == ctx->cwd ? " (the working directory)" : "");
-    for (size_t i = 0; pl->write_denied[i]; i++)
-        add_denial(ctx, out, pl, "write-denied", pl->write_denied[i]);
-    for (size_t i = 0; pl->read_denied[i]; i++)
-        add_denial(ctx, out, pl, "read-denied", pl->read_denied[i]);
+}
+
+/* /tmp, and the scratch tmpfs directories. */
+static void describe_tmp(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
+{
     char rule[512];
     bool tmp = decide_write(pl, "/tmp", rule, sizeof rule);
     unsigned long long size = pl->scratch.size_bytes;
@@ -287,13 +284,12 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
                             "a private tmpfs of %llu bytes, mode 1777, "
                             "empty at the start and emptied at the end; the host's %s is out of sight",
                             size, pl->scratch.dirs[d]);
-    sandbox_explain_add(ctx, out, "dev", "/dev",
-                        "private and minimal: null, zero, full, random, urandom, tty, "
-                        "a new pts instance, and shm (a private 64 MiB tmpfs)");
-    sandbox_explain_add(ctx, out, "proc", "/proc",
-                        "the sandbox's own procfs (its processes only), read-only; "
-                        "/proc/keys masked");
-    char err[256];
+}
+
+/* The owner-only global files of /proc: masked, or refused by the kernel. */
+static void describe_proc_masks(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
+{
+    char err[SANDBOX_ERROR_MAX];
     int root = kernel_fs_masks_proc(geteuid()) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -2;
     if (root == -2)
         sandbox_explain_add(ctx, out, "proc", "/proc",
@@ -305,7 +301,12 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
                             root < 0 ? strerror(errno) : err);
     if (root >= 0)
         close(root);
-    host_ipc_each_socket(ctx, add_socket, pl);
+}
+
+/* The network, and which Unix sockets connect. */
+static void describe_network(struct sandbox_ctx *ctx, struct sandbox_explain *out, const struct plan *pl)
+{
+    const struct policy_network *net = &ctx->policy->network;
     if (!pl->netns)
         sandbox_explain_add(ctx, out, "network", "", "the host's network (egress: true)%s",
                             net->local_binding ? "" : "; binding a listening socket is refused");
@@ -316,6 +317,11 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
                         "only sockets on a writable mount of the view; the host's "
                         "elsewhere are refused by the connect() check, abstract ones %s",
                         pl->netns ? "are the sandbox's own" : "are refused");
+}
+
+/* The kernel features the launch would use. */
+static void describe_kernel(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
     bool legacy = linux_ns_legacy_mounts();
     sandbox_explain_add(ctx, out, "kernel", "mount_setattr", "%s",
                         legacy ? "not used (missing, or " LINUX_NS_FORCE_LEGACY_ENV
@@ -326,6 +332,30 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
         ctx, out, "kernel", "landlock", "ABI %d: %s", abi,
         abi >= 6 ? "signals and abstract sockets also scoped to the sandbox"
                  : "no signal or abstract-socket scope (Linux < 6.12); the namespaces keep them in");
+}
+
+static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
+{
+    sandbox_explain_add(ctx, out, "boundary", "",
+                        "user, mount, PID and IPC namespaces%s; seccomp filter; no "
+                        "capabilities",
+                        pl->netns ? ", network namespace" : "");
+    describe_writable(ctx, out, pl);
+    for (size_t i = 0; pl->write_denied[i]; i++)
+        add_denial(ctx, out, pl, "write-denied", pl->write_denied[i]);
+    for (size_t i = 0; pl->read_denied[i]; i++)
+        add_denial(ctx, out, pl, "read-denied", pl->read_denied[i]);
+    describe_tmp(ctx, out, pl);
+    sandbox_explain_add(ctx, out, "dev", "/dev",
+                        "private and minimal: null, zero, full, random, urandom, tty, "
+                        "a new pts instance, and shm (a private 64 MiB tmpfs)");
+    sandbox_explain_add(ctx, out, "proc", "/proc",
+                        "the sandbox's own procfs (its processes only), read-only; "
+                        "/proc/keys masked");
+    describe_proc_masks(ctx, out, pl);
+    host_ipc_each_socket(ctx, add_socket, pl);
+    describe_network(ctx, out, pl);
+    describe_kernel(ctx, out);
 }
 
 enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)

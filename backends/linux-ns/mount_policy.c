@@ -317,10 +317,59 @@ static bool test_skips_read_denials(void)
 #endif
 }
 
+/* The private /dev and /proc in a read-only tree.  Device nodes anywhere
+ * but the private /dev are unusable: a bind of the host's /dev or a
+ * chroot's devtmpfs would otherwise give a root caller's workload the
+ * host's devices (/dev/kvm, the consoles) by file mode alone. */
+static int private_dev_and_proc(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
+                                struct view *v, struct sp_node *devnull, bool root_writable, char *err,
+                                size_t errlen)
+{
+    if (mnt_tree_restrict(v->legacy, v->root_fd, root_writable, err, errlen) != 0 ||
+        private_dev(v->root_fd, v->legacy, &ctx->policy->devices, err, errlen) != 0 ||
+        /* every mask from now on is a clone of the private /dev/null */
+        reopen_devnull(v, devnull, err, errlen) != 0 || private_proc(v->root_fd, err, errlen) != 0 ||
+        (kernel_fs_masks_proc(st->uid) &&
+         kernel_fs_mask_proc(v->root_fd, devnull, v->legacy, err, errlen) != 0))
+        return -1;
+    return 0;
+}
+
+/* The policy's writable roots and the scratch tmpfs; then the kernel file
+ * systems they may have made writable, read-only again. */
+static int writable_parts(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, struct view *v,
+                          const char **roots, bool kernel_fs, char *err, size_t errlen)
+{
+    if (writable_roots(v, ctx, roots, &kernel_fs, err, errlen) != 0 ||
+        private_dev_nodes_read_only(v->root_fd, v->legacy, roots, &ctx->policy->devices, err, errlen) != 0 ||
+        scratch_tmp_mount(st, ctx, v->root_fd, err, errlen) != 0 ||
+        /* after the writable roots: one may be or hold a procfs or sysfs
+         * mount.  Only they can have made one writable (the rest of the
+         * tree is read-only, /dev and /proc are ours, the scratch tmpfs is
+         * new): when none can, the whole table need not be read */
+        (kernel_fs && kernel_fs_read_only(v->root_fd, v->legacy, err, errlen) != 0) ||
+        (!st->netns && kernel_fs_hide_cgroups(v->root_fd, err, errlen) != 0))
+        return -1;
+    return 0;
+}
+
+/* The denied paths, the host's IPC sockets and /proc/keys, masked. */
+static int masks(const struct sandbox_ctx *ctx, struct view *v, struct sp_node *devnull, const char **roots,
+                 char *err, size_t errlen)
+{
+    const struct policy *p = ctx->policy;
+    if (denial_anchors(v->root_fd, v->legacy, roots, p, err, errlen) != 0 ||
+        write_denials(v, p, err, errlen) != 0 ||
+        (!test_skips_read_denials() && read_denials(v, p, devnull, NULL, err, errlen) != 0) ||
+        host_ipc_mask_sockets(ctx, devnull, v->legacy, err, errlen) != 0 ||
+        mask_proc_keys(v, devnull, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
 int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, char *err,
                        size_t errlen)
 {
-    const struct policy *p = ctx->policy;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
         /* The first mount: where a restricted user namespace (AppArmor) shows. */
         kernel_diag_userns("cannot make the mount namespace private", errno, err, errlen);
@@ -336,31 +385,11 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    /* With "/" writable every host mount stays writable.  Device nodes
-     * anywhere but the private /dev are unusable: a bind of the host's /dev
-     * or a chroot's devtmpfs would otherwise give a root caller's workload
-     * the host's devices (/dev/kvm, the consoles) by file mode alone. */
-    bool root_writable = root_is_writable_root(roots), kernel_fs = root_writable;
-    if (mnt_tree_restrict(v.legacy, v.root_fd, root_writable, err, errlen) != 0 ||
-        private_dev(v.root_fd, v.legacy, &p->devices, err, errlen) != 0 ||
-        /* every mask from now on is a clone of the private /dev/null */
-        reopen_devnull(&v, &devnull, err, errlen) != 0 || private_proc(v.root_fd, err, errlen) != 0 ||
-        (kernel_fs_masks_proc(st->uid) &&
-         kernel_fs_mask_proc(v.root_fd, &devnull, v.legacy, err, errlen) != 0) ||
-        writable_roots(&v, ctx, roots, &kernel_fs, err, errlen) != 0 ||
-        private_dev_nodes_read_only(v.root_fd, v.legacy, roots, &p->devices, err, errlen) != 0 ||
-        scratch_tmp_mount(st, ctx, v.root_fd, err, errlen) != 0 ||
-        /* after the writable roots: one may be or hold a procfs or sysfs
-         * mount.  Only they can have made one writable (the rest of the
-         * tree is read-only, /dev and /proc are ours, the scratch tmpfs is
-         * new): when none can, the whole table need not be read */
-        (kernel_fs && kernel_fs_read_only(v.root_fd, v.legacy, err, errlen) != 0) ||
-        (!st->netns && kernel_fs_hide_cgroups(v.root_fd, err, errlen) != 0) ||
-        denial_anchors(v.root_fd, v.legacy, roots, p, err, errlen) != 0 ||
-        write_denials(&v, p, err, errlen) != 0 ||
-        (!test_skips_read_denials() && read_denials(&v, p, &devnull, NULL, err, errlen) != 0) ||
-        host_ipc_mask_sockets(ctx, &devnull, v.legacy, err, errlen) != 0 ||
-        mask_proc_keys(&v, &devnull, err, errlen) != 0)
+    /* With "/" writable every host mount stays writable. */
+    bool root_writable = root_is_writable_root(roots);
+    if (private_dev_and_proc(st, ctx, &v, &devnull, root_writable, err, errlen) != 0 ||
+        writable_parts(st, ctx, &v, roots, root_writable, err, errlen) != 0 ||
+        masks(ctx, &v, &devnull, roots, err, errlen) != 0)
         goto out;
     rc = 0;
 out:

@@ -27,7 +27,7 @@ noinst_PROGRAMS += backends/seatbelt/happy-agent-supervisor-sbpl-print
 backends_seatbelt_happy_agent_supervisor_sbpl_print_SOURCES = backends/seatbelt/sbpl_print.c
 backends_seatbelt_happy_agent_supervisor_sbpl_print_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt
 backends_seatbelt_happy_agent_supervisor_sbpl_print_LDADD = backends/seatbelt/libsbpl.a \
-	core/libpolicy.a $(CJSON_LIBS)
+	core/libcore.a $(CJSON_LIBS)
 
 EXTRA_DIST += backends/seatbelt/README.md
 
@@ -47,10 +47,10 @@ noinst_LIBRARIES += backends/seatbelt/libseatbelt_backend.a
 backends_seatbelt_libseatbelt_backend_a_SOURCES = $(SEATBELT_DARWIN_SOURCES)
 backends_seatbelt_libseatbelt_backend_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/seatbelt \
 	-I$(top_srcdir)/backends
-# libpolicy.a (and what it needs) again: the generator calls into it, and
+# libcore.a (and what it needs) again: the generator calls into it, and
 # archives resolve left to right.
 happy_agent_supervisor_LDADD += backends/seatbelt/libseatbelt_backend.a backends/seatbelt/libsbpl.a \
-	core/libpolicy.a $(CJSON_LIBS)
+	core/libcore.a $(CJSON_LIBS)
 HAS_BACKENDS += seatbelt_backend
 endif
 endif

@@ -1,6 +1,6 @@
 # tests/core: the parser (unit, CUnit) and the CLI contract (behaviour).
 TESTS_CORE_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CJSON_CFLAGS)
-TESTS_CORE_LDADD = core/libpolicy.a $(CJSON_LIBS) $(CUNIT_LIBS)
+TESTS_CORE_LDADD = core/libcore.a $(CJSON_LIBS) $(CUNIT_LIBS)
 
 check_PROGRAMS += tests/core/test_policy_corpus tests/core/test_policy_unit
 tests_core_test_policy_corpus_SOURCES = tests/core/test_policy_corpus.c
@@ -144,12 +144,12 @@ noinst_PROGRAMS += tests/core/fuzz_policy
 tests_core_fuzz_policy_SOURCES = tests/core/fuzz_policy.c
 tests_core_fuzz_policy_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 tests_core_fuzz_policy_LDFLAGS = -fsanitize=fuzzer,address,undefined
-tests_core_fuzz_policy_LDADD = core/libpolicy.a $(CJSON_LIBS)
+tests_core_fuzz_policy_LDADD = core/libcore.a $(CJSON_LIBS)
 FUZZERS_LIST += tests/core/fuzz_policy:tests/core/policy-corpus
 noinst_PROGRAMS += tests/core/fuzz_explain_query
 tests_core_fuzz_explain_query_SOURCES = tests/core/fuzz_explain_query.c
 tests_core_fuzz_explain_query_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) -fsanitize=fuzzer,address,undefined
 tests_core_fuzz_explain_query_LDFLAGS = -fsanitize=fuzzer,address,undefined
-tests_core_fuzz_explain_query_LDADD = core/libpolicy.a $(CJSON_LIBS)
+tests_core_fuzz_explain_query_LDADD = core/libcore.a $(CJSON_LIBS)
 FUZZERS_LIST += tests/core/fuzz_explain_query:tests/core/explain-query-corpus
 endif

@@ -17,6 +17,7 @@
 #include "json_text.h"
 #include "policy.h"
 #include "policy_read.h"
+#include "port_parse.h"
 #include "../cunit_run.h"
 
 static struct policy *parse_ok(const char *text)
@@ -221,6 +222,21 @@ static void test_read_endless_sources(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/policy.json"));
 }
 
+/* The one port syntax of the policy, its upstream URL and --connect. */
+static void test_port_syntax(void)
+{
+    unsigned port = 7;
+    CU_ASSERT_TRUE(port_parse("1", 1, &port) && port == 1);
+    CU_ASSERT_TRUE(port_parse("65535", 5, &port) && port == 65535);
+    CU_ASSERT_TRUE(port_parse("4431", 3, &port) && port == 443); /* n bytes, not to the NUL */
+    static const char *const refused[] = {"", "0", "0443", "65536", "99999", "123456", "+443", "44a", " 443"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        port = 7;
+        CU_ASSERT_FALSE(port_parse(refused[i], strlen(refused[i]), &port));
+        CU_ASSERT_EQUAL(port, 7);
+    }
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -232,6 +248,7 @@ int main(void)
     CU_add_test(s, "scratch and its size", test_scratch);
     CU_add_test(s, "error list is capped", test_error_cap);
     CU_add_test(s, "host entry rules", test_host_entries);
+    CU_add_test(s, "port syntax", test_port_syntax);
     CU_add_test(s, "\\u0000 does not truncate a string", test_nul_escape_not_truncated);
     CU_add_test(s, "descriptor reads are bounded and close", test_read_fd_limits);
     CU_add_test(s, "endless and odd files are refused", test_read_endless_sources);

@@ -2,7 +2,7 @@
 # backend, behaviour tests against the binary, and a benchmark script.
 if HAVE_BACKEND_EGRESS_PROXY
 EGRESS_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(EGRESS_CPPFLAGS)
-EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a core/libpolicy.a $(CUNIT_LIBS)
+EGRESS_TEST_LIBS = backends/egress-proxy/libegress_policy.a core/libcore.a $(CUNIT_LIBS)
 
 check_PROGRAMS += tests/egress-proxy/test_addr_host tests/egress-proxy/test_proxy_parsers \
 	tests/egress-proxy/test_upstream_proxy
@@ -55,7 +55,7 @@ tests_egress_proxy_egress_harness_SOURCES = tests/egress-proxy/egress_harness.c 
 	$(EGRESS_POLICY_SOURCES) $(EGRESS_BACKEND_SOURCES)
 tests_egress_proxy_egress_harness_CPPFLAGS = $(AM_CPPFLAGS) $(EGRESS_CPPFLAGS)
 tests_egress_proxy_egress_harness_CFLAGS = $(EGRESS_BACKEND_CFLAGS)
-tests_egress_proxy_egress_harness_LDADD = core/libpolicy.a $(CJSON_LIBS) $(EGRESS_BACKEND_LIBS)
+tests_egress_proxy_egress_harness_LDADD = core/libcore.a $(CJSON_LIBS) $(EGRESS_BACKEND_LIBS)
 # The host-loopback path of macOS (poll, copy relay, portable confinement,
 # front-ends bound on host 127.0.0.1), built here with -DEGRESS_PORTABLE so
 # the same code runs end to end on Linux.  Test programs only: no release
@@ -70,7 +70,7 @@ tests_egress_proxy_egress_harness_portable_SOURCES = tests/egress-proxy/egress_h
 	$(EGRESS_PROCESS_SOURCES) $(EGRESS_PORTABLE_SOURCES)
 tests_egress_proxy_egress_harness_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_egress_harness_portable_CFLAGS = $(AM_CFLAGS) -pthread
-tests_egress_proxy_egress_harness_portable_LDADD = core/libpolicy.a $(CJSON_LIBS) -lpthread
+tests_egress_proxy_egress_harness_portable_LDADD = core/libcore.a $(CJSON_LIBS) -lpthread
 BINARY_TESTS += tests/egress-proxy/portable-basics.sh tests/egress-proxy/portable-load.sh \
 	tests/egress-proxy/portable-lifecycle.sh tests/egress-proxy/portable-strict.sh
 # The relay and event layer as a unit, both implementations from one source:
@@ -85,13 +85,13 @@ tests_egress_proxy_test_relay_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
 	backends/egress-proxy/process/resolver_ares.c
 tests_egress_proxy_test_relay_CPPFLAGS = $(AM_CPPFLAGS) $(EGRESS_CPPFLAGS)
 tests_egress_proxy_test_relay_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CARES_CFLAGS) -pthread
-tests_egress_proxy_test_relay_LDADD = core/libpolicy.a $(CUNIT_LIBS) $(CARES_LIBS) -lpthread
+tests_egress_proxy_test_relay_LDADD = core/libcore.a $(CUNIT_LIBS) $(CARES_LIBS) -lpthread
 tests_egress_proxy_test_relay_portable_SOURCES = $(EGRESS_RELAY_TEST_SOURCES) \
 	backends/egress-proxy/process/evpoll_poll.c backends/egress-proxy/relay/relay_copy.c \
 	backends/egress-proxy/process/resolver_libc.c
 tests_egress_proxy_test_relay_portable_CPPFLAGS = $(EGRESS_PORTABLE_CPPFLAGS)
 tests_egress_proxy_test_relay_portable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
-tests_egress_proxy_test_relay_portable_LDADD = core/libpolicy.a $(CUNIT_LIBS) -lpthread
+tests_egress_proxy_test_relay_portable_LDADD = core/libcore.a $(CUNIT_LIBS) -lpthread
 endif
 endif
 
@@ -116,7 +116,7 @@ tests_egress_proxy_fuzz_proxy_input_SOURCES = tests/egress-proxy/fuzz_proxy_inpu
 tests_egress_proxy_fuzz_proxy_input_CFLAGS = $(AM_CFLAGS) $(EGRESS_CPPFLAGS) \
 	-fsanitize=fuzzer,address,undefined
 tests_egress_proxy_fuzz_proxy_input_LDFLAGS = -fsanitize=fuzzer,address,undefined
-tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a core/libpolicy.a
+tests_egress_proxy_fuzz_proxy_input_LDADD = backends/egress-proxy/libegress_policy.a core/libcore.a
 FUZZERS_LIST += tests/egress-proxy/fuzz_proxy_input:tests/egress-proxy/fuzz-seeds
 noinst_PROGRAMS += tests/egress-proxy/fuzz_dns_query
 tests_egress_proxy_fuzz_dns_query_SOURCES = tests/egress-proxy/fuzz_dns_query.c

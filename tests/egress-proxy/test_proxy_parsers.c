@@ -50,6 +50,23 @@ static void test_http_connect(void)
     CU_ASSERT_FALSE(r.has_credentials);
 }
 
+/* The wire's port syntax, not the policy's: leading zeros are the same
+ * port (RFC 3986), and a port is still 1..65535 in at most 5 digits. */
+static void test_http_port(void)
+{
+    struct http_request r;
+    CU_ASSERT_EQUAL(parse("CONNECT example.com:0443 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.port, 443);
+    CU_ASSERT_EQUAL(parse("CONNECT example.com:65535 HTTP/1.1\r\n\r\n", &r), HTTP_PARSED);
+    CU_ASSERT_EQUAL(r.port, 65535);
+    static const char *const refused[] = {"0", "00000", "65536", "000443", "", "+443", "44a"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char head[128];
+        snprintf(head, sizeof head, "CONNECT example.com:%s HTTP/1.1\r\n\r\n", refused[i]);
+        CU_ASSERT_EQUAL(parse(head, &r), HTTP_MALFORMED);
+    }
+}
+
 static void test_http_absolute(void)
 {
     struct http_request r;
@@ -388,50 +405,70 @@ static size_t mutate(const unsigned char *seed, size_t len, unsigned char *out, 
     return len;
 }
 
-static void test_mutations(void)
+static unsigned char mutation_buf[HTTP_HEAD_MAX + 64];
+
+/* A parse of `len` bytes of mutation_buf out of bounds, or with a result
+ * not in the contract. */
+static bool http_parse_bad(size_t len)
+{
+    const unsigned char *buf = mutation_buf;
+    struct http_request r;
+    rewritten_len = 0;
+    enum http_parse_result res = http_parse_request((const char *)buf, len, &r, rewritten, &rewritten_len);
+    if (res != HTTP_PARSED)
+        return res != HTTP_NEED_MORE && res != HTTP_MALFORMED && res != HTTP_TOO_LARGE;
+    return r.head_len > len || r.host < (const char *)buf || r.host + r.host_len > (const char *)buf + len ||
+           rewritten_len > HTTP_REWRITE_MAX || r.user_len >= sizeof r.user || r.pass_len >= sizeof r.pass ||
+           r.port == 0;
+}
+
+/* The HTTP parser's faults over mutations of two seeds. */
+static unsigned http_mutation_faults(void)
 {
     static const char *const http_seeds[] = {
         "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n" AUTH "\r\n",
         "GET http://[::1]:8080/a?b HTTP/1.1\r\nHost: x\r\nConnection: a, b\r\na: 1\r\n" AUTH "\r\nbody",
     };
-    static unsigned char buf[HTTP_HEAD_MAX + 64];
     unsigned bad = 0;
     for (int i = 0; i < 200000; i++) {
         const char *seed = http_seeds[i % 2];
-        size_t len = mutate((const unsigned char *)seed, strlen(seed), buf, sizeof buf);
-        struct http_request r;
-        rewritten_len = 0;
-        enum http_parse_result res =
-            http_parse_request((const char *)buf, len, &r, rewritten, &rewritten_len);
-        if (res == HTTP_PARSED) {
-            bad += r.head_len > len || r.host < (const char *)buf ||
-                   r.host + r.host_len > (const char *)buf + len || rewritten_len > HTTP_REWRITE_MAX ||
-                   r.user_len >= sizeof r.user || r.pass_len >= sizeof r.pass || r.port == 0;
-        } else if (res != HTTP_NEED_MORE && res != HTTP_MALFORMED && res != HTTP_TOO_LARGE) {
-            bad++;
-        }
+        bad += http_parse_bad(
+            mutate((const unsigned char *)seed, strlen(seed), mutation_buf, sizeof mutation_buf));
     }
-    CU_ASSERT_EQUAL(bad, 0);
+    return bad;
+}
 
+/* One mutation of each SOCKS5 message: the faults found. */
+static unsigned socks_mutation_round(void)
+{
     static const unsigned char socks_seed[] = {5,   1,   0,   3,   11,  'e', 'x', 'a', 'm',
                                                'p', 'l', 'e', '.', 'c', 'o', 'm', 1,   187};
     static const unsigned char auth_seed[] = {1, 3, 'a', 'b', 'c', 2, 'x', 'y'};
-    for (int i = 0; i < 200000; i++) {
-        size_t used = 0, len;
-        struct socks5_request r;
-        struct socks5_auth a;
-        len = mutate(socks_seed, sizeof socks_seed, buf, 300);
-        if (socks5_parse_request(buf, len, &used, &r) == SOCKS5_OK)
-            bad += used > len || r.host_len > 255 || r.host[r.host_len] != '\0';
-        len = mutate(auth_seed, sizeof auth_seed, buf, 600);
-        if (socks5_parse_auth(buf, len, &used, &a) == SOCKS5_OK)
-            bad += used > len || a.user_len > 255 || a.pass_len > 255;
-        len = mutate(socks_seed, 6, buf, 300);
-        used = 0;
-        enum socks5_result g = socks5_parse_greeting(buf, len, &used);
-        if (g == SOCKS5_OK || g == SOCKS5_NO_METHOD)
-            bad += used > len || used < 3;
-    }
+    unsigned char *buf = mutation_buf;
+    unsigned bad = 0;
+    size_t used = 0, len;
+    struct socks5_request r;
+    struct socks5_auth a;
+    len = mutate(socks_seed, sizeof socks_seed, buf, 300);
+    if (socks5_parse_request(buf, len, &used, &r) == SOCKS5_OK)
+        bad += used > len || r.host_len > 255 || r.host[r.host_len] != '\0';
+    len = mutate(auth_seed, sizeof auth_seed, buf, 600);
+    if (socks5_parse_auth(buf, len, &used, &a) == SOCKS5_OK)
+        bad += used > len || a.user_len > 255 || a.pass_len > 255;
+    len = mutate(socks_seed, 6, buf, 300);
+    used = 0;
+    enum socks5_result g = socks5_parse_greeting(buf, len, &used);
+    if (g == SOCKS5_OK || g == SOCKS5_NO_METHOD)
+        bad += used > len || used < 3;
+    return bad;
+}
+
+static void test_mutations(void)
+{
+    unsigned bad = http_mutation_faults();
+    CU_ASSERT_EQUAL(bad, 0);
+    for (int i = 0; i < 200000; i++)
+        bad += socks_mutation_round();
     CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -441,6 +478,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("egress proxy parsers", NULL, NULL);
     CU_add_test(s, "HTTP CONNECT", test_http_connect);
+    CU_add_test(s, "HTTP port syntax", test_http_port);
     CU_add_test(s, "HTTP absolute-URI rewriting", test_http_absolute);
     CU_add_test(s, "HTTP body length", test_http_body_length);
     CU_add_test(s, "refusal report line", test_refusal_line);

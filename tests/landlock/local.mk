@@ -26,6 +26,6 @@ tests_landlock_test_fs_paths_SOURCES = tests/landlock/test_fs_paths.c \
 	backends/landlock/fs_lists.c backends/landlock/fs_ruleset.c backends/landlock/fs_anchors.c
 tests_landlock_test_fs_paths_CPPFLAGS = $(LANDLOCK_CPPFLAGS) -I$(top_srcdir)/backends/landlock
 tests_landlock_test_fs_paths_CFLAGS = $(LANDLOCK_CFLAGS) $(CUNIT_CFLAGS)
-tests_landlock_test_fs_paths_LDADD = backends/linux-common/liblinuxcommon.a core/libpolicy.a \
+tests_landlock_test_fs_paths_LDADD = backends/linux-common/liblinuxcommon.a core/libcore.a \
 	$(CJSON_LIBS) $(LINUX_COMMON_LIBS) $(CUNIT_LIBS)
 endif

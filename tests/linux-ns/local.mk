@@ -57,5 +57,5 @@ tests_linux_ns_test_path_helpers_SOURCES = tests/linux-ns/test_path_helpers.c co
 tests_linux_ns_test_path_helpers_CPPFLAGS = $(LINUX_NS_CPPFLAGS) -I$(top_srcdir)/backends/linux-ns
 tests_linux_ns_test_path_helpers_CFLAGS = $(LINUX_NS_CFLAGS) $(CUNIT_CFLAGS)
 tests_linux_ns_test_path_helpers_LDADD = backends/linux-ns/liblinuxns.a backends/linux-common/liblinuxcommon.a \
-	core/libpolicy.a $(CJSON_LIBS) $(LINUX_COMMON_LIBS) $(CUNIT_LIBS)
+	core/libcore.a $(CJSON_LIBS) $(LINUX_COMMON_LIBS) $(CUNIT_LIBS)
 endif

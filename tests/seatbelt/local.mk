@@ -19,7 +19,7 @@ tests_seatbelt_sbpl_unit_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/tests/seatbelt \
 	-DSEATBELT_GOLDEN_DIR='"$(abs_top_srcdir)/tests/seatbelt/golden"'
 tests_seatbelt_sbpl_unit_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_seatbelt_sbpl_unit_LDADD = backends/seatbelt/libsbpl.a core/libpolicy.a \
+tests_seatbelt_sbpl_unit_LDADD = backends/seatbelt/libsbpl.a core/libcore.a \
 	$(CJSON_LIBS) $(CUNIT_LIBS)
 
 # The Darwin glue, compiled on Linux (every warning an error) against a
@@ -37,7 +37,7 @@ tests_seatbelt_seatbelt_glue_unit_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/tests/seatbelt \
 	-I$(top_srcdir)/tests/seatbelt/shim -I$(top_srcdir)/backends -DSEATBELT_DARWIN_SHIM
 tests_seatbelt_seatbelt_glue_unit_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_seatbelt_seatbelt_glue_unit_LDADD = backends/seatbelt/libsbpl.a core/libpolicy.a \
+tests_seatbelt_seatbelt_glue_unit_LDADD = backends/seatbelt/libsbpl.a core/libcore.a \
 	$(CJSON_LIBS) $(CUNIT_LIBS)
 
 EXTRA_DIST += tests/seatbelt/golden
@@ -61,6 +61,6 @@ tests_seatbelt_sbpl_scheme_dump_SOURCES = tests/seatbelt/sbpl_scheme_dump.c \
 	tests/seatbelt/sbpl_reader.h tests/seatbelt/sbpl_reader.c
 tests_seatbelt_sbpl_scheme_dump_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/backends/seatbelt -I$(top_srcdir)/tests/seatbelt
-tests_seatbelt_sbpl_scheme_dump_LDADD = backends/seatbelt/libsbpl.a core/libpolicy.a $(CJSON_LIBS)
+tests_seatbelt_sbpl_scheme_dump_LDADD = backends/seatbelt/libsbpl.a core/libcore.a $(CJSON_LIBS)
 BINARY_TESTS += tests/seatbelt/tinyscheme.sh
 EXTRA_DIST += tests/seatbelt/tinyscheme.sh tests/seatbelt/sbpl-recorder.scm

@@ -80,42 +80,120 @@ static enum match regex_match(const char *pattern, const char *path)
     return r == 0 ? YES : NO;
 }
 
+static enum match filter(const struct sbpl_node *f, const struct sbpl_request *q);
+
+/* One filter kind: f is the whole (name ...) list, arg its string or NULL. */
+typedef enum match (*filter_fn)(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg);
+
+static enum match f_require_all(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    return combine(f, q, true);
+}
+
+static enum match f_require_any(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    return combine(f, q, false);
+}
+
+static enum match f_require_not(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    if (f->count != 2)
+        return UNKNOWN;
+    enum match m = filter(f->items[1], q);
+    return m == UNKNOWN ? UNKNOWN : m == YES ? NO : YES;
+}
+
+static enum match f_literal(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)f;
+    if (!arg)
+        return UNKNOWN;
+    return q->path && strcmp(q->path, arg) == 0 ? YES : NO;
+}
+
+static enum match f_subpath(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)f;
+    if (!arg)
+        return UNKNOWN;
+    return q->path && policy_path_at_or_beneath(q->path, arg) ? YES : NO;
+}
+
+static enum match f_regex(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)f;
+    if (!arg)
+        return UNKNOWN;
+    return q->path ? regex_match(arg, q->path) : NO;
+}
+
+/* The model's workload holds no sandbox extension (the pty one is
+ * issued only for a pseudo-terminal the sandbox itself created). */
+static enum match f_extension(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)f;
+    (void)q;
+    return arg ? NO : UNKNOWN;
+}
+
+static enum match f_global_name(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)f;
+    if (!arg)
+        return UNKNOWN;
+    return q->global_name && strcmp(q->global_name, arg) == 0 ? YES : NO;
+}
+
+static enum match f_vnode_type(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    if (f->count != 2 || !is_symbol(f->items[1], "CHARACTER-DEVICE"))
+        return UNKNOWN;
+    return q->char_device ? YES : NO;
+}
+
+static enum match f_target(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    if (f->count != 2 || !is_symbol(f->items[1], "same-sandbox"))
+        return UNKNOWN;
+    return q->same_sandbox ? YES : NO;
+}
+
+static enum match f_remote(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    return ip_filter(f, q, true);
+}
+
+static enum match f_local(const struct sbpl_node *f, const struct sbpl_request *q, const char *arg)
+{
+    (void)arg;
+    return ip_filter(f, q, false);
+}
+
+static const struct {
+    const char *name;
+    filter_fn fn;
+} filters[] = {
+    {"require-all", f_require_all}, {"require-any", f_require_any}, {"require-not", f_require_not},
+    {"literal", f_literal},         {"subpath", f_subpath},         {"regex", f_regex},
+    {"extension", f_extension},     {"global-name", f_global_name}, {"vnode-type", f_vnode_type},
+    {"target", f_target},           {"remote", f_remote},           {"local", f_local},
+};
+
+/* A filter the model does not know is UNKNOWN, never a guess. */
 static enum match filter(const struct sbpl_node *f, const struct sbpl_request *q)
 {
     if (f->kind != SBPL_NODE_LIST || f->count == 0 || f->items[0]->kind != SBPL_NODE_SYMBOL)
         return UNKNOWN;
     const char *name = f->items[0]->text;
-    const char *arg = string_arg(f);
-    if (strcmp(name, "require-all") == 0)
-        return combine(f, q, true);
-    if (strcmp(name, "require-any") == 0)
-        return combine(f, q, false);
-    if (strcmp(name, "require-not") == 0) {
-        if (f->count != 2)
-            return UNKNOWN;
-        enum match m = filter(f->items[1], q);
-        return m == UNKNOWN ? UNKNOWN : m == YES ? NO : YES;
-    }
-    if (strcmp(name, "literal") == 0 && arg)
-        return q->path && strcmp(q->path, arg) == 0 ? YES : NO;
-    if (strcmp(name, "subpath") == 0 && arg)
-        return q->path && policy_path_at_or_beneath(q->path, arg) ? YES : NO;
-    if (strcmp(name, "regex") == 0 && arg)
-        return q->path ? regex_match(arg, q->path) : NO;
-    /* The model's workload holds no sandbox extension (the pty one is
-     * issued only for a pseudo-terminal the sandbox itself created). */
-    if (strcmp(name, "extension") == 0 && arg)
-        return NO;
-    if (strcmp(name, "global-name") == 0 && arg)
-        return q->global_name && strcmp(q->global_name, arg) == 0 ? YES : NO;
-    if (strcmp(name, "vnode-type") == 0 && f->count == 2 && is_symbol(f->items[1], "CHARACTER-DEVICE"))
-        return q->char_device ? YES : NO;
-    if (strcmp(name, "target") == 0 && f->count == 2 && is_symbol(f->items[1], "same-sandbox"))
-        return q->same_sandbox ? YES : NO;
-    if (strcmp(name, "remote") == 0)
-        return ip_filter(f, q, true);
-    if (strcmp(name, "local") == 0)
-        return ip_filter(f, q, false);
+    for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
+        if (strcmp(name, filters[i].name) == 0)
+            return filters[i].fn(f, q, string_arg(f));
     return UNKNOWN;
 }
 

@@ -64,6 +64,8 @@ static long head_end(const char *buf, size_t len, const char **why)
     return 0;
 }
 
+/* The wire's port (RFC 3986: *DIGIT), not the policy's (core/port_parse.h):
+ * a client may send leading zeros ("0443" is 443); at most 5 digits. */
 static bool parse_port(struct span s, unsigned short *port)
 {
     if (s.n == 0 || s.n > 5)
@@ -311,37 +313,50 @@ static bool append(char *out, size_t *at, const char *p, size_t n)
     return true;
 }
 
+/* "Host: name[:port]\r\n", an IPv6 literal in brackets, the port only
+ * when not 80; its length, or -1 when it does not fit. */
+static int host_line(const struct http_request *req, char *line, size_t size)
+{
+    bool v6 = memchr(req->host, ':', req->host_len) != NULL;
+    int n = req->port == 80 ? snprintf(line, size, "Host: %s%.*s%s\r\n", v6 ? "[" : "", (int)req->host_len,
+                                       req->host, v6 ? "]" : "")
+                            : snprintf(line, size, "Host: %s%.*s%s:%u\r\n", v6 ? "[" : "", (int)req->host_len,
+                                       req->host, v6 ? "]" : "", (unsigned)req->port);
+    return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+/* One of the client's fields as it goes on: none for a hop-by-hop one. */
+static bool append_field(char *out, size_t *at, size_t i, const struct field *fields, size_t count,
+                         const struct http_request *req)
+{
+    if (hop_by_hop(fields[i], fields, count))
+        return true;
+    if (span_is(fields[i].name, "Content-Length")) {
+        /* The number the relay counts, not the client's spelling of it
+         * ("005"): the origin reads exactly what the proxy enforces. */
+        char length[40];
+        int n = snprintf(length, sizeof length, "Content-Length: %llu\r\n", req->body_len);
+        return n > 0 && (size_t)n < sizeof length && append(out, at, length, (size_t)n);
+    }
+    return append(out, at, fields[i].name.p, fields[i].name.n) && append(out, at, ": ", 2) &&
+           append(out, at, fields[i].value.p, fields[i].value.n) && append(out, at, "\r\n", 2);
+}
+
 static bool rewrite_head(struct span method, struct span path, struct span version,
                          const struct field *fields, size_t count, const struct http_request *req, char *out,
                          size_t *out_len)
 {
     size_t at = 0;
-    char host_line[300];
-    bool v6 = memchr(req->host, ':', req->host_len) != NULL;
-    int hn = req->port == 80 ? snprintf(host_line, sizeof host_line, "Host: %s%.*s%s\r\n", v6 ? "[" : "",
-                                        (int)req->host_len, req->host, v6 ? "]" : "")
-                             : snprintf(host_line, sizeof host_line, "Host: %s%.*s%s:%u\r\n", v6 ? "[" : "",
-                                        (int)req->host_len, req->host, v6 ? "]" : "", (unsigned)req->port);
-    if (hn < 0 || (size_t)hn >= sizeof host_line)
+    char host[300];
+    int hn = host_line(req, host, sizeof host);
+    if (hn < 0)
         return false;
     bool ok = append(out, &at, method.p, method.n) && append(out, &at, " ", 1) &&
               append(out, &at, path.p, path.n) && append(out, &at, " ", 1) &&
               append(out, &at, version.p, version.n) && append(out, &at, "\r\n", 2) &&
-              append(out, &at, host_line, (size_t)hn);
-    for (size_t i = 0; ok && i < count; i++) {
-        if (hop_by_hop(fields[i], fields, count))
-            continue;
-        if (span_is(fields[i].name, "Content-Length")) {
-            /* The number the relay counts, not the client's spelling of it
-             * ("005"): the origin reads exactly what the proxy enforces. */
-            char length[40];
-            int n = snprintf(length, sizeof length, "Content-Length: %llu\r\n", req->body_len);
-            ok = n > 0 && (size_t)n < sizeof length && append(out, &at, length, (size_t)n);
-            continue;
-        }
-        ok = append(out, &at, fields[i].name.p, fields[i].name.n) && append(out, &at, ": ", 2) &&
-             append(out, &at, fields[i].value.p, fields[i].value.n) && append(out, &at, "\r\n", 2);
-    }
+              append(out, &at, host, (size_t)hn);
+    for (size_t i = 0; ok && i < count; i++)
+        ok = append_field(out, &at, i, fields, count, req);
     ok = ok && append(out, &at, "Connection: close\r\n\r\n", 21);
     *out_len = at;
     return ok;

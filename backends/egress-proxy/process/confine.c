@@ -201,19 +201,21 @@ static struct scmp_arg_cmp arg_cmp(unsigned arg, enum scmp_compare op, scmp_datu
     return c;
 }
 
-static int add_rules(scmp_filter_ctx ctx)
+/* Threads yes (pthread_create sets CLONE_THREAD), new processes no.
+ * clone3 passes its flags in memory seccomp cannot read: ENOSYS makes
+ * libc fall back to clone. */
+static int deny_new_processes(scmp_filter_ctx ctx)
 {
-    int r = 0;
-    for (size_t i = 0; !r && i < sizeof denied_syscalls / sizeof denied_syscalls[0]; i++)
-        r = deny(ctx, denied_syscalls[i], EPERM, 0, NULL);
-    /* Threads yes (pthread_create sets CLONE_THREAD), new processes no.
-     * clone3 passes its flags in memory seccomp cannot read: ENOSYS makes
-     * libc fall back to clone. */
     struct scmp_arg_cmp no_thread = arg_cmp(0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
-    r = r ? r : deny(ctx, "clone", EPERM, 1, &no_thread);
-    r = r ? r : deny(ctx, "clone3", ENOSYS, 0, NULL);
-    r = r ? r : deny(ctx, "openat2", ENOSYS, 0, NULL);
+    int r = deny(ctx, "clone", EPERM, 1, &no_thread);
+    return r ? r : deny(ctx, "clone3", ENOSYS, 0, NULL);
+}
+
+/* No open that writes or creates.  openat2's flags are in memory too. */
+static int deny_write_opens(scmp_filter_ctx ctx)
+{
     static const int write_flags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND};
+    int r = deny(ctx, "openat2", ENOSYS, 0, NULL);
     for (size_t i = 0; !r && i < sizeof write_flags / sizeof write_flags[0]; i++) {
         struct scmp_arg_cmp a2 =
             arg_cmp(2, SCMP_CMP_MASKED_EQ, (scmp_datum_t)write_flags[i], (scmp_datum_t)write_flags[i]);
@@ -222,10 +224,16 @@ static int add_rules(scmp_filter_ctx ctx)
         r = deny(ctx, "openat", EACCES, 1, &a2);
         r = r ? r : deny(ctx, "open", EACCES, 1, &a1);
     }
-    /* Socket families: Internet only.  Not Unix: in the host's namespaces
-     * a new Unix socket reaches every abstract name and socket file there
-     * (c-ares needs neither nscd nor systemd-resolved's socket); not
-     * netlink, raw, packet, AF_ALG, vsock... */
+    return r;
+}
+
+/* Socket families: Internet only.  Not Unix: in the host's namespaces
+ * a new Unix socket reaches every abstract name and socket file there
+ * (c-ares needs neither nscd nor systemd-resolved's socket); not
+ * netlink, raw, packet, AF_ALG, vsock... */
+static int deny_socket_families(scmp_filter_ctx ctx)
+{
+    int r = 0;
     for (int fam = 0; !r && fam <= AF_MAX; fam++) {
         if (fam == AF_INET || fam == AF_INET6)
             continue;
@@ -233,21 +241,42 @@ static int add_rules(scmp_filter_ctx ctx)
         r = deny(ctx, "socket", EAFNOSUPPORT, 1, &a0);
     }
     struct scmp_arg_cmp above = arg_cmp(0, SCMP_CMP_GT, (scmp_datum_t)AF_MAX, 0);
-    r = r ? r : deny(ctx, "socket", EAFNOSUPPORT, 1, &above);
-    /* Signals only to itself (raise, abort, libc's thread signals): a
-     * subverted egress process cannot signal the caller's other processes. */
+    return r ? r : deny(ctx, "socket", EAFNOSUPPORT, 1, &above);
+}
+
+/* Signals only to itself (raise, abort, libc's thread signals): a
+ * subverted egress process cannot signal the caller's other processes. */
+static int deny_foreign_signals(scmp_filter_ctx ctx)
+{
     struct scmp_arg_cmp not_self = arg_cmp(0, SCMP_CMP_NE, (scmp_datum_t)getpid(), 0);
     static const char *const signalling[] = {"kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"};
+    int r = 0;
     for (size_t i = 0; !r && i < sizeof signalling / sizeof signalling[0]; i++)
         r = deny(ctx, signalling[i], EPERM, 1, &not_self);
     r = r ? r : deny(ctx, "tkill", EPERM, 0, NULL);
     r = r ? r : deny(ctx, "pidfd_open", EPERM, 0, NULL);
-    r = r ? r : deny(ctx, "pidfd_send_signal", EPERM, 0, NULL);
+    return r ? r : deny(ctx, "pidfd_send_signal", EPERM, 0, NULL);
+}
+
+/* No typing into, or driving, the caller's terminal. */
+static int deny_tty_injection(scmp_filter_ctx ctx)
+{
     struct scmp_arg_cmp sti = arg_cmp(1, SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI, 0);
     struct scmp_arg_cmp linux_ioctl = arg_cmp(1, SCMP_CMP_EQ, (scmp_datum_t)TIOCLINUX, 0);
-    r = r ? r : deny(ctx, "ioctl", EPERM, 1, &sti);
-    r = r ? r : deny(ctx, "ioctl", EPERM, 1, &linux_ioctl);
-    return r;
+    int r = deny(ctx, "ioctl", EPERM, 1, &sti);
+    return r ? r : deny(ctx, "ioctl", EPERM, 1, &linux_ioctl);
+}
+
+static int add_rules(scmp_filter_ctx ctx)
+{
+    int r = 0;
+    for (size_t i = 0; !r && i < sizeof denied_syscalls / sizeof denied_syscalls[0]; i++)
+        r = deny(ctx, denied_syscalls[i], EPERM, 0, NULL);
+    r = r ? r : deny_new_processes(ctx);
+    r = r ? r : deny_write_opens(ctx);
+    r = r ? r : deny_socket_families(ctx);
+    r = r ? r : deny_foreign_signals(ctx);
+    return r ? r : deny_tty_injection(ctx);
 }
 
 /* Only the native ABI is in the filter; libseccomp kills a process that

@@ -42,8 +42,9 @@ static bool line_protocol;
 
 __attribute__((noreturn)) static void report_and_exit(int control, const char *msg)
 {
-    char line[600];
-    int n = line_protocol ? snprintf(line, sizeof line, "%c%.500s\n", EGRESS_MSG_ERROR, msg) /* one line */
+    char line[EGRESS_LINE_MAX];
+    int n = line_protocol ? snprintf(line, sizeof line, "%c%.*s\n", EGRESS_MSG_ERROR, SANDBOX_ERROR_MAX,
+                                     msg) /* one line */
                           : snprintf(line, sizeof line, "%c%s", EGRESS_MSG_ERROR, msg);
     if (n > 0)
         send(control, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, MSG_NOSIGNAL);
@@ -277,7 +278,7 @@ static size_t connection_cap(size_t listeners)
 
 void egress_process_main(const struct egress_config *cfg, int control, pid_t parent)
 {
-    char err[512];
+    char err[SANDBOX_ERROR_MAX]; /* ends in the supervisor's sandbox_fail() */
     /* splice(2) into a socket whose peer has gone raises SIGPIPE like
      * write(2) does; the relay handles EPIPE itself. */
     signal(SIGPIPE, SIG_IGN);

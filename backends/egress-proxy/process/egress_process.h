@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "backend.h"
 #include "policy/destination.h"
 #include "policy/proxy_auth.h"
 #include "policy/upstream_proxy.h"
@@ -41,7 +42,7 @@
  * stream tells the egress process that the supervisor is gone.
  */
 #define EGRESS_MSG_PORTS 'P'
-#define EGRESS_LINE_MAX 600
+#define EGRESS_LINE_MAX (SANDBOX_ERROR_MAX + 3) /* letter, reason, newline, NUL */
 
 struct egress_config {
     struct host_policy policy;

@@ -100,31 +100,40 @@ static enum pump_result fill(struct direction *d, int src, bool *progress)
     return PUMP_OK;
 }
 
+/* One round: the prefix, then held bytes, then a read.  *progress: bytes
+ * moved; *src_ready goes false once a read found nothing. */
+static enum pump_result pump_round(struct direction *d, int src, int dst, bool *src_ready, size_t *moved,
+                                   bool *progress)
+{
+    *progress = false;
+    bool prefix_blocked = false;
+    if (send_prefix(d, dst, &prefix_blocked) != PUMP_OK)
+        return PUMP_ERROR;
+    /* Held bytes go out only after the prefix; reading on below even
+     * then keeps a readable source from being asked for EV_IN in vain. */
+    if (!prefix_blocked && relay_mover.held(d) > 0 && drain(d, dst, moved, progress) != PUMP_OK)
+        return PUMP_ERROR;
+    bool try_fill = *src_ready || *progress || relay_mover.held(d) > 0;
+    if (d->src_eof || d->maybe_full || !try_fill || relay_mover.room(d) == 0)
+        return PUMP_OK;
+    bool filled = false;
+    if (fill(d, src, &filled) != PUMP_OK)
+        return PUMP_ERROR;
+    if (!filled)
+        *src_ready = false;
+    *progress = *progress || filled;
+    return PUMP_OK;
+}
+
 /* Move what the direction can without blocking.  src_ready: the source was
  * reported readable (or has hung up, src_hup, and must be read to its end). */
 static enum pump_result pump(struct direction *d, int src, int dst, bool src_ready, bool src_hup)
 {
     size_t moved = 0;
     bool progress = true;
-    while (progress && (moved < relay_mover.budget || src_hup) && !d->shut && !d->dead) {
-        progress = false;
-        bool prefix_blocked = false;
-        if (send_prefix(d, dst, &prefix_blocked) != PUMP_OK)
+    while (progress && (moved < relay_mover.budget || src_hup) && !d->shut && !d->dead)
+        if (pump_round(d, src, dst, &src_ready, &moved, &progress) != PUMP_OK)
             return PUMP_ERROR;
-        /* Held bytes go out only after the prefix; reading on below even
-         * then keeps a readable source from being asked for EV_IN in vain. */
-        if (!prefix_blocked && relay_mover.held(d) > 0 && drain(d, dst, &moved, &progress) != PUMP_OK)
-            return PUMP_ERROR;
-        bool try_fill = src_ready || progress || relay_mover.held(d) > 0;
-        if (!d->src_eof && !d->maybe_full && try_fill && relay_mover.room(d) > 0) {
-            bool filled = false;
-            if (fill(d, src, &filled) != PUMP_OK)
-                return PUMP_ERROR;
-            if (!filled)
-                src_ready = false;
-            progress = progress || filled;
-        }
-    }
     if (d->src_eof && relay_mover.held(d) == 0 && d->prefix_off == d->prefix_len && !d->shut) {
         shutdown(dst, SHUT_WR); /* pass the end of stream on, keep the other way open */
         d->shut = true;

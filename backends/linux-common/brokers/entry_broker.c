@@ -401,27 +401,45 @@ static int make_or_remove(struct entry_anchor *a, const char *name, const struct
 
 /* ---- the calls ---------------------------------------------------------- */
 
-/* A call on one entry (create, mkdir, mknod, symlink, unlink). */
-static int one_entry(int listener, const struct seccomp_notif *req, const struct entry_call *c,
-                     const struct connect_rules *rules, int *give)
+/* The answer to a call the flags alone settle, or 0. */
+static int answer_by_flags(const struct entry_call *c)
 {
-    struct side s;
-    char text[MAX_PATH];
     if (c->op == OP_CREATE && (c->flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))))
         return PASS; /* O_PATH ignores O_CREAT; O_TMPFILE makes no entry */
     if (c->op == OP_CREATE && (c->flags & O_DIRECTORY))
         return -EINVAL; /* the kernel's answer to O_CREAT | O_DIRECTORY */
     if (c->op == OP_UNLINK && (c->flags & ~(unsigned long)AT_REMOVEDIR))
         return -EINVAL;
-    int rc = resolve_side(listener, req, c->dirfd, c->path, rules->anchors, &s);
-    if (rc == 0 && s.pool)
-        rc = -EACCES; /* the pool of directories: never the workload's */
-    if (rc == 0 && !s.anchor)
-        rc = PASS;
-    if (rc == 0 && kept(s.anchor, s.name))
-        rc = -EACCES; /* the denied path or one on the way to it */
-    if (rc == 0 && (c->op == OP_CREATE || c->op == OP_MKNOD) && (c->mode & (S_ISUID | S_ISGID)))
-        rc = -EPERM; /* as the filter refuses set-id files (seccomp_rules.c) */
+    return 0;
+}
+
+/* The answer for an entry in a directory the broker does not serve, or
+ * one it refuses; 0: the broker makes the call. */
+static int answer_by_side(const struct side *s, const struct entry_call *c)
+{
+    if (s->pool)
+        return -EACCES; /* the pool of directories: never the workload's */
+    if (!s->anchor)
+        return PASS;
+    if (kept(s->anchor, s->name))
+        return -EACCES; /* the denied path or one on the way to it */
+    if ((c->op == OP_CREATE || c->op == OP_MKNOD) && (c->mode & (S_ISUID | S_ISGID)))
+        return -EPERM; /* as the filter refuses set-id files (seccomp_rules.c) */
+    return 0;
+}
+
+/* A call on one entry (create, mkdir, mknod, symlink, unlink). */
+static int one_entry(int listener, const struct seccomp_notif *req, const struct entry_call *c,
+                     const struct connect_rules *rules, int *give)
+{
+    struct side s;
+    char text[MAX_PATH];
+    int rc = answer_by_flags(c);
+    if (rc != 0)
+        return rc;
+    rc = resolve_side(listener, req, c->dirfd, c->path, rules->anchors, &s);
+    if (rc == 0)
+        rc = answer_by_side(&s, c);
     if (rc == 0 && c->op == OP_SYMLINK)
         rc = broker_read_string((pid_t)req->pid, c->opath, text, sizeof text);
     mode_t mask = rc == 0 ? workload_umask((pid_t)req->pid) : 0;

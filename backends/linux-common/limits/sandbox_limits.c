@@ -77,58 +77,82 @@ static const char *writable_over_group(const struct sandbox_ctx *ctx, const char
     return NULL;
 }
 
+/* limits.openFiles above the caller's hard limit: setrlimit would fail. */
+static int refuse_open_files(const struct policy_limits *w, char *err, size_t errlen)
+{
+    struct rlimit nofile;
+    if (!w->open_files || getrlimit(RLIMIT_NOFILE, &nofile) != 0 || nofile.rlim_max == RLIM_INFINITY ||
+        w->open_files <= nofile.rlim_max)
+        return 0;
+    snprintf(err, errlen,
+             "limits.openFiles %llu is above the caller's hard limit of open files (%llu): "
+             "lower it, or raise the caller's (ulimit -Hn)",
+             w->open_files, (unsigned long long)nofile.rlim_max);
+    return -1;
+}
+
+/* A group with every controller the limits name (pure), or else with those
+ * left when RLIMIT_NPROC bounds the processes (need); why: why none. */
+static void find_group(struct limits_plan *out, unsigned pure, unsigned need, bool kill_switch, char *why,
+                       size_t whylen)
+{
+    if ((pure || kill_switch) &&
+        cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, whylen) == 0) {
+        out->grouped = true;
+        out->controllers = pure;
+    }
+    if (!out->grouped && pure != need && (need || kill_switch) &&
+        cgroup_where(need, out->group_dir, sizeof out->group_dir, why, whylen) == 0) {
+        out->grouped = true;
+        out->controllers = need;
+    }
+}
+
+/* Not a group the workload can write: none at all, and the limits that
+ * need one are refused, naming the path. */
+static void drop_writable_group(const struct sandbox_ctx *ctx, struct limits_plan *out, char *why,
+                                size_t whylen)
+{
+    const char *over = out->grouped ? writable_over_group(ctx, out->group_dir) : NULL;
+    if (!over)
+        return;
+    out->grouped = false;
+    out->controllers = 0;
+    snprintf(why, whylen,
+             "the policy makes '%s' writable, which reaches the group's cgroup directory; "
+             "leave the cgroup file system out of the writable paths",
+             over);
+}
+
+/* Why RLIMIT_NPROC cannot stand in for the pids controller here. */
+static const char *nproc_unfit(bool own_userns)
+{
+    if (!own_userns)
+        return "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone";
+    return geteuid() == 0 ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
+                          : "; RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14";
+}
+
 int sandbox_limits_decide(const struct sandbox_ctx *ctx, bool own_userns, bool kill_switch,
                           struct limits_plan *out, char *err, size_t errlen)
 {
     *out = (struct limits_plan){.want = ctx->policy->limits};
     const struct policy_limits *w = &out->want;
-    struct rlimit nofile;
-    if (w->open_files && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_max != RLIM_INFINITY &&
-        w->open_files > nofile.rlim_max) {
-        snprintf(err, errlen,
-                 "limits.openFiles %llu is above the caller's hard limit of open files (%llu): "
-                 "lower it, or raise the caller's (ulimit -Hn)",
-                 w->open_files, (unsigned long long)nofile.rlim_max);
+    if (refuse_open_files(w, err, errlen) != 0)
         return -1;
-    }
     /* The kernel exempts a task of the host's uid 0 from RLIMIT_NPROC, and
      * before 5.14 counts every process of the caller's uid against it, not
      * the sandbox's user namespace alone. */
     bool nproc_ok = own_userns && geteuid() != 0 && kernel_at_least(5, 14);
     unsigned pure = needed_controllers(w, false), need = needed_controllers(w, nproc_ok);
     char why[SANDBOX_ERROR_MAX] = "";
-    if ((pure || kill_switch) &&
-        cgroup_where(pure, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
-        out->grouped = true;
-        out->controllers = pure;
-    }
-    if (!out->grouped && pure != need && (need || kill_switch) &&
-        cgroup_where(need, out->group_dir, sizeof out->group_dir, why, sizeof why) == 0) {
-        out->grouped = true;
-        out->controllers = need;
-    }
-    const char *over = out->grouped ? writable_over_group(ctx, out->group_dir) : NULL;
-    if (over) {
-        /* Not a group the workload can write: none at all, and the
-         * limits that need one are refused below, naming the path. */
-        out->grouped = false;
-        out->controllers = 0;
-        snprintf(why, sizeof why,
-                 "the policy makes '%s' writable, which reaches the group's cgroup directory; "
-                 "leave the cgroup file system out of the writable paths",
-                 over);
-    }
+    find_group(out, pure, need, kill_switch, why, sizeof why);
+    drop_writable_group(ctx, out, why, sizeof why);
     bool pids = out->grouped && (out->controllers & CGROUP_PIDS);
     if (w->memory_bytes && !out->grouped)
         return refuse("memoryBytes", "memory", why, "", err, errlen);
     if (w->processes && !pids && !nproc_ok)
-        return refuse(
-            "processes", "pids", why,
-            !own_userns
-                ? "; this backend has no user namespace in which RLIMIT_NPROC would count the sandbox alone"
-            : geteuid() == 0 ? "; RLIMIT_NPROC, the other way, does not bind a root caller"
-                             : "; RLIMIT_NPROC, the other way, counts the sandbox alone from Linux 5.14",
-            err, errlen);
+        return refuse("processes", "pids", why, nproc_unfit(own_userns), err, errlen);
     /* The sandbox's init has the workload's uid in the namespace: it counts too. */
     if (w->processes && !pids)
         out->nproc = w->processes + 1;

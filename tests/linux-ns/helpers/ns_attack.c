@@ -411,50 +411,65 @@ static int a_rename(const char *from, const char *to, unsigned flags)
     return refused(what, EBUSY);
 }
 
+/* The attacks that take arguments: ATTACK ARG [ARG2]. */
+static int w_kill(const char *arg, const char *arg2)
+{
+    (void)arg2;
+    return a_kill(arg);
+}
+
+static int w_mount(const char *arg, const char *arg2)
+{
+    (void)arg2;
+    return a_mount(arg);
+}
+
+static int w_rename(const char *from, const char *to)
+{
+    return a_rename(from, to, 0);
+}
+
+static int w_exchange(const char *from, const char *to)
+{
+    return a_rename(from, to, RENAME_EXCHANGE);
+}
+
+/* ATTACK's name, and its function: with no argument, or with two. */
+static const struct {
+    const char *name;
+    int (*plain)(void);
+    int (*with_args)(const char *arg, const char *arg2);
+} attacks[] = {
+    {"ptrace1", a_ptrace1, NULL},
+    {"mem1", a_mem1, NULL},
+    {"kill", NULL, w_kill},
+    {"bind", a_bind, NULL},
+    {"listen", a_listen, NULL},
+    {"bind-ok", a_bind_ok, NULL},
+    {"uring-bind", a_uring_bind, NULL},
+    {"tiocsti", a_tiocsti, NULL},
+    {"tioclinux", a_tioclinux, NULL},
+    {"i386", a_i386, NULL},
+    {"x32", a_x32, NULL},
+    {"userns", a_userns, NULL},
+    {"keyctl", a_keyctl, NULL},
+    {"fds", a_fds, NULL},
+    {"become-root", a_become_root, NULL},
+    {"rewrite-maps", a_rewrite_maps, NULL},
+    {"mount", NULL, w_mount},
+    {"rename", NULL, w_rename},
+    {"exchange", NULL, w_exchange},
+};
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc < 2)
         return 2;
-    const char *a = argv[1], *arg = argc > 2 ? argv[2] : "";
-    if (!strcmp(a, "ptrace1"))
-        return a_ptrace1();
-    if (!strcmp(a, "mem1"))
-        return a_mem1();
-    if (!strcmp(a, "kill"))
-        return a_kill(arg);
-    if (!strcmp(a, "bind"))
-        return a_bind();
-    if (!strcmp(a, "listen"))
-        return a_listen();
-    if (!strcmp(a, "bind-ok"))
-        return a_bind_ok();
-    if (!strcmp(a, "uring-bind"))
-        return a_uring_bind();
-    if (!strcmp(a, "tiocsti"))
-        return a_tiocsti();
-    if (!strcmp(a, "tioclinux"))
-        return a_tioclinux();
-    if (!strcmp(a, "i386"))
-        return a_i386();
-    if (!strcmp(a, "x32"))
-        return a_x32();
-    if (!strcmp(a, "userns"))
-        return a_userns();
-    if (!strcmp(a, "keyctl"))
-        return a_keyctl();
-    if (!strcmp(a, "fds"))
-        return a_fds();
-    if (!strcmp(a, "become-root"))
-        return a_become_root();
-    if (!strcmp(a, "rewrite-maps"))
-        return a_rewrite_maps();
-    if (!strcmp(a, "mount"))
-        return a_mount(arg);
-    if (!strcmp(a, "rename"))
-        return a_rename(arg, argc > 3 ? argv[3] : "", 0);
-    if (!strcmp(a, "exchange"))
-        return a_rename(arg, argc > 3 ? argv[3] : "", RENAME_EXCHANGE);
+    const char *a = argv[1], *arg = argc > 2 ? argv[2] : "", *arg2 = argc > 3 ? argv[3] : "";
+    for (size_t i = 0; i < sizeof attacks / sizeof attacks[0]; i++)
+        if (!strcmp(a, attacks[i].name))
+            return attacks[i].plain ? attacks[i].plain() : attacks[i].with_args(arg, arg2);
     fprintf(stderr, "unknown attack %s\n", a);
     return 2;
 }
