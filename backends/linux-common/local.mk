@@ -18,7 +18,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/mount/mount_id.h backends/linux-common/mount/mount_id.c \
 	backends/linux-common/paths.c backends/linux-common/kernel_release.c \
 	backends/linux-common/limits/cgroup.h backends/linux-common/limits/cgroup.c \
-	backends/linux-common/limits/sandbox_limits.h backends/linux-common/limits/sandbox_limits.c
+	backends/linux-common/limits/sandbox_limits.h backends/linux-common/limits/sandbox_limits.c \
+	backends/linux-common/limits/shared_rlimits.h backends/linux-common/limits/shared_rlimits.c
 # The core's policy path algebra, compiled in here: a module is
 # self-contained, and the release binary's archives resolve left to right.
 LINUX_COMMON_SOURCES += core/policy_paths.h core/policy_paths.c

@@ -328,7 +328,8 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
     /* prepare()'s own limits decision (a full_access launch makes none). */
-    if (p->mode != POLICY_MODE_FULL_ACCESS && sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK)
+    if (p->mode != POLICY_MODE_FULL_ACCESS && (sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK ||
+                                               userns_limits_explain(ctx, out) != SANDBOX_OK))
         return SANDBOX_FAIL;
     if (p->mode == POLICY_MODE_FULL_ACCESS) {
         sandbox_explain_add(ctx, out, "boundary", "", "none: full_access has nothing to enforce");

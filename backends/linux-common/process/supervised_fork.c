@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "limits/sandbox_limits.h"
+#include "limits/shared_rlimits.h"
 #include "linux_common.h"
 #include "process/supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
 
@@ -115,12 +116,16 @@ static void workload_side(const struct supervised_fork *sf, pid_t middle, bool j
 
 enum sandbox_result supervised_fork(struct sandbox_ctx *ctx, const struct supervised_fork *sf, int *link)
 {
+    /* Before the split: the middle, the workload and linux-ns's user
+     * namespace all get the halves (shared_rlimits.c says why). */
+    char err[SANDBOX_ERROR_MAX];
+    if (shared_rlimits_apply(err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s: %s", sf->backend, err);
     struct channels ch;
     if (open_channels(ctx, sf, &ch) != 0)
         return SANDBOX_FAIL;
     sigset_t unblocked;
     forwarded_signals_block(&unblocked);
-    char err[SANDBOX_ERROR_MAX];
     pid_t supervisor = getpid(), pid = split(sf, err, sizeof err);
     if (pid != 0) {
         sigprocmask(SIG_SETMASK, &unblocked, NULL);
