@@ -43,7 +43,9 @@ static const struct {
 };
 #define N_SHARED (sizeof shared / sizeof shared[0])
 
-/* The sandbox's share of the caller's soft limit `cur`. */
+/* The sandbox's share of the caller's soft limit `cur`: half, rounded
+ * down, because the kernel checks one total for the uid (the sandbox's and
+ * the caller's together) against it, and the caller keeps the rest. */
 static rlim_t share_of(rlim_t cur)
 {
     return cur == RLIM_INFINITY ? RLIM_INFINITY : cur / 2;
