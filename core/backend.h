@@ -208,6 +208,9 @@ struct sandbox_monitor {
      * forwarded, so that none arrives twice.
      */
     bool own_session;
+    /* With status_fd: what the child is ("linux-ns", "init"), named when it
+     * dies of a signal before writing the status (supervise.c). */
+    const char *backend, *role;
 };
 
 #define SANDBOX_MAX_LOOPBACK_GRANTS 4

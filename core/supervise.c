@@ -123,6 +123,36 @@ static void ended_fields(struct report_line *l, const void *arg)
     report_field_bool(l, "killedBySupervisor", e->killed != 0);
 }
 
+/* The child's death before it wrote the workload's status, for the report. */
+struct unreported {
+    const struct sandbox_monitor *monitor;
+    int sig;
+};
+
+static void died_fields(struct report_line *l, const void *arg)
+{
+    const struct unreported *u = arg;
+    char name[32];
+    report_field_string(l, "process", u->monitor->role ? u->monitor->role : "child", 16);
+    report_field_string(l, "signal", signal_name(u->sig, name, sizeof name), sizeof name);
+}
+
+/* The child that reports the workload's status died of a signal first (an
+ * exit without the status is its own failure, already on stderr): said
+ * here, since the status reproduced next is the child's, not the
+ * workload's, which died with it. */
+static void child_died_unreported(const struct sandbox_monitor *m, int status, int report_fd)
+{
+    if (!WIFSIGNALED(status))
+        return;
+    char name[32];
+    diag("%s: the sandbox's %s process (pid %d) was killed by %s before it reported how the workload ended; "
+         "the workload and everything it ran ended with it",
+         m->backend ? m->backend : "sandbox", m->role ? m->role : "child", (int)m->pid,
+         signal_name(WTERMSIG(status), name, sizeof name));
+    report_write(report_fd, "sandbox-died", died_fields, &(struct unreported){m, WTERMSIG(status)});
+}
+
 void supervise(const struct sandbox_monitor *monitor, int report_fd)
 {
     forward_terminal_signals = monitor->own_session;
@@ -142,6 +172,8 @@ void supervise(const struct sandbox_monitor *monitor, int report_fd)
         while (got < 0 && errno == EINTR);
         if (got == (ssize_t)sizeof reported)
             e = (struct ended){reported[0], reported[1]};
+        else
+            child_died_unreported(monitor, e.status, report_fd);
         close(monitor->status_fd);
     }
     terminal_restore();

@@ -43,6 +43,8 @@
  *                    switch and keeper (cgroup.h)
  *   sandbox_limits.c how each limit is bounded on Linux, and its end
  *                    (sandbox_limits.h)
+ *   shared_rlimits.c the caller's per-user rlimits, halved for the sandbox
+ *                    (shared_rlimits.h)
  * mount/    the mounts, as the kernel lists them
  *   mount_id.c       the id of the mount a descriptor is on (mount_id.h:
  *                    its file needs <linux/stat.h>, not <sys/stat.h>)

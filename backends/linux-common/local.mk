@@ -21,7 +21,8 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/limits/sandbox_limits.h backends/linux-common/limits/sandbox_limits.c \
 	backends/linux-common/devices/device_filter.h backends/linux-common/devices/device_filter.c \
 	backends/linux-common/devices/device_grant.h backends/linux-common/devices/device_grant.c \
-	backends/linux-common/devices/device_explain.c
+	backends/linux-common/devices/device_explain.c \
+	backends/linux-common/limits/shared_rlimits.h backends/linux-common/limits/shared_rlimits.c
 # The core's policy path algebra, compiled in here: a module is
 # self-contained, and the release binary's archives resolve left to right.
 LINUX_COMMON_SOURCES += core/policy_paths.h core/policy_paths.c

@@ -365,7 +365,8 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     if (refusal)
         return sandbox_fail(ctx, "%s", refusal);
     /* prepare()'s own limits decision (a full_access launch makes none). */
-    if (p->mode != POLICY_MODE_FULL_ACCESS && sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK)
+    if (p->mode != POLICY_MODE_FULL_ACCESS && (sandbox_limits_explain(ctx, out, true, false) != SANDBOX_OK ||
+                                               userns_limits_explain(ctx, out) != SANDBOX_OK))
         return SANDBOX_FAIL;
     /* prepare()'s judgement of the granted devices. */
     if (device_grants_explain(ctx, out, "bound at that path into the private /dev") != SANDBOX_OK)

@@ -73,6 +73,8 @@ int userns_limits_read(char *err, size_t errlen);
  * (the init, once the workload is forked: before "go", while the workload
  * makes the network namespace). */
 int userns_limits_write(char *err, size_t errlen);
+/* --explain: one "shared" item per counter, as the launch would set it. */
+enum sandbox_result userns_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out);
 
 /* mount_policy.c */
 /* A copy of `list` (plus `extra`, if not NULL) in path order, duplicates

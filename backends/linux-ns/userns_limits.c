@@ -118,3 +118,24 @@ int userns_limits_write(char *err, size_t errlen)
     }
     return 0;
 }
+
+enum sandbox_result userns_limits_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
+{
+    char err[SANDBOX_ERROR_MAX];
+    if (userns_limits_read(err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    for (size_t i = 0; i < N_COUNTERS; i++) {
+        if (sandbox_value[i] < 0)
+            continue;
+        char subject[48];
+        snprintf(subject, sizeof subject, "user.%s", counters[i].name);
+        if (counters[i].share == HALF)
+            sandbox_explain_add(ctx, out, "shared", subject,
+                                "%ld in the sandbox's user namespace, half the caller's (rounded up): the "
+                                "kernel counts the sandbox's against the caller's uid",
+                                sandbox_value[i]);
+        else
+            sandbox_explain_add(ctx, out, "shared", subject, "0 in the sandbox's user namespace");
+    }
+    return SANDBOX_OK;
+}

@@ -31,6 +31,8 @@ BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tes
 # The shell scripts stay shellcheck-clean (a skip without shellcheck).
 BINARY_TESTS += tests/core/shellcheck.sh
 EXTRA_DIST += tests/core/shellcheck.sh
+# A benchmark, and the check of this tarball's contents (run by tests/run-all).
+EXTRA_DIST += tests/core/bench-builds tests/dist-contents
 # The C sources stay as .clang-format formats them (a skip without clang-format 14).
 BINARY_TESTS += tests/core/format.sh
 EXTRA_DIST += tests/core/format.sh .clang-format

@@ -560,8 +560,12 @@ def a_hostproc(pid):
     open("src/after-signals", "w").close()
     os.chmod("src/after-signals", 0o600)  # the broker's work
     print("broker alive after signals to its group:", oct(os.stat("src/after-signals").st_mode & 0o777))
-    os.setpriority(os.PRIO_PROCESS, 0, 1)  # its own: allowed
-    print("own priority", os.getpriority(os.PRIO_PROCESS, 0))
+    # Its own: allowed.  One step up from where it started (the suite may
+    # run under `nice`; going down would need CAP_SYS_NICE).
+    start = os.getpriority(os.PRIO_PROCESS, 0)
+    os.setpriority(os.PRIO_PROCESS, 0, min(start + 1, 19))
+    after = os.getpriority(os.PRIO_PROCESS, 0)
+    print("own priority", "set" if after == min(start + 1, 19) else "unchanged: %d -> %d" % (start, after))
 
 
 def a_ipc(shmid):

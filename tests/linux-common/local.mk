@@ -29,3 +29,14 @@ if HOST_LINUX
 BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh
 endif
 EXTRA_DIST += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh
+# What the sandbox shares with its caller (per-user kernel counts), both
+# Linux backends; shared_hog takes them inside and probes them outside.
+if HOST_LINUX
+BINARY_TESTS += tests/linux-common/shared-limits.sh tests/linux-common/middle-process.sh
+check_PROGRAMS += tests/linux-common/helpers/shared_hog
+tests_linux_common_helpers_shared_hog_SOURCES = tests/linux-common/helpers/shared_hog.c
+tests_linux_common_helpers_shared_hog_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+# mq_* and timer_create: in libc from glibc 2.34, in librt before.
+tests_linux_common_helpers_shared_hog_LDADD = -lrt
+endif
+EXTRA_DIST += tests/linux-common/shared-limits.sh tests/linux-common/middle-process.sh

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "limits/sandbox_limits.h"
+#include "limits/shared_rlimits.h"
 #include "linux_common.h"
 #include "policy_paths.h"
 
@@ -183,6 +184,7 @@ enum sandbox_result sandbox_limits_explain(struct sandbox_ctx *ctx, struct sandb
                             "memoryBytes %llu: memory.max of a cgroup v2 group "
                             "in %s (no swap beyond it; reached, the whole tree is killed)",
                             w->memory_bytes, plan.group_dir);
+    shared_rlimits_explain(ctx, out, own_userns);
     return SANDBOX_OK;
 }
 

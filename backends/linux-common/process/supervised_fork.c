@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "limits/sandbox_limits.h"
+#include "limits/shared_rlimits.h"
 #include "linux_common.h"
 #include "process/supervised_fork.h" /* and backend.h: diag_fatal(), the signal forwarding */
 
@@ -67,8 +68,8 @@ static pid_t split(const struct supervised_fork *sf, char *err, size_t errlen)
 }
 
 /* The supervisor after the split (`pid` < 0: it failed with `err`). */
-static enum sandbox_result supervisor_side(struct sandbox_ctx *ctx, pid_t pid, const struct channels *ch,
-                                           const char *err)
+static enum sandbox_result supervisor_side(struct sandbox_ctx *ctx, const struct supervised_fork *sf,
+                                           pid_t pid, const struct channels *ch, const char *err)
 {
     close(ch->status[1]);
     close(ch->link[0]);
@@ -78,7 +79,11 @@ static enum sandbox_result supervisor_side(struct sandbox_ctx *ctx, pid_t pid, c
         return sandbox_fail(ctx, "%s", err);
     }
     /* own_session: every setup() gives the middle a session of its own. */
-    ctx->monitor = (struct sandbox_monitor){.pid = pid, .status_fd = ch->status[0], .own_session = true};
+    ctx->monitor = (struct sandbox_monitor){.pid = pid,
+                                            .status_fd = ch->status[0],
+                                            .own_session = true,
+                                            .backend = sf->backend,
+                                            .role = sf->middle};
     return SANDBOX_SUPERVISE;
 }
 
@@ -115,16 +120,20 @@ static void workload_side(const struct supervised_fork *sf, pid_t middle, bool j
 
 enum sandbox_result supervised_fork(struct sandbox_ctx *ctx, const struct supervised_fork *sf, int *link)
 {
+    /* Before the split: the middle, the workload and linux-ns's user
+     * namespace all get the halves (shared_rlimits.c says why). */
+    char err[SANDBOX_ERROR_MAX];
+    if (shared_rlimits_apply(err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s: %s", sf->backend, err);
     struct channels ch;
     if (open_channels(ctx, sf, &ch) != 0)
         return SANDBOX_FAIL;
     sigset_t unblocked;
     forwarded_signals_block(&unblocked);
-    char err[SANDBOX_ERROR_MAX];
     pid_t supervisor = getpid(), pid = split(sf, err, sizeof err);
     if (pid != 0) {
         sigprocmask(SIG_SETMASK, &unblocked, NULL);
-        return supervisor_side(ctx, pid, &ch, err);
+        return supervisor_side(ctx, sf, pid, &ch, err);
     }
     close(ch.status[0]);
     sf->setup(supervisor);

@@ -263,6 +263,13 @@ static const struct rule rules[] = {
      * RLIMIT_CPU 0 on a host process is a SIGKILL the signal scope never
      * sees; PRIO_USER renices every process of the uid at once. ---- */
     {"prlimit64", EPERM, NOT_ZERO(0), SHARED_HOST, "limits of another process (RLIMIT_CPU 0 kills it)"},
+    /* linux-ns's init (pid 1: the workload's parent, its connect() broker)
+     * has the workload's uid, and lowering a limit needs no privilege, so
+     * the init cannot guard its own: RLIMIT_CPU 0 would have the kernel
+     * kill it and the whole sandbox, RLIMIT_NOFILE 0 stall every brokered
+     * connect().  Its own (pid 0 or its pid) and its children's stay
+     * allowed; under landlock the rule above already covers pid 1. */
+    {"prlimit64", EPERM, LOW32_EQ(0, 1), ALWAYS, "limits of the sandbox's init (RLIMIT_CPU 0 kills it)"},
     {"setpriority", EPERM, NOT_ZERO(1), SHARED_HOST, "priority of another process, process group or user"},
     {"setpriority", EPERM, NOT_EQ(0, PRIO_PROCESS), SHARED_HOST, "priority of a process group or user"},
     {"ioprio_set", EPERM, NOT_ZERO(1), SHARED_HOST, "I/O priority of another process, group or user"},

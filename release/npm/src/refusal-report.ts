@@ -138,6 +138,23 @@ export const LimitReachedSchema = Type.Object(
 export type LimitReached = Static<typeof LimitReachedSchema>;
 
 /**
+ * The process between the supervisor and the workload (linux-ns's init,
+ * landlock's broker) died of a signal before it reported how the workload
+ * ended; the workload-ended line after it carries the same signal.
+ */
+export const SandboxDiedSchema = Type.Object(
+    {
+        event: Type.Literal("sandbox-died"),
+        time: Time,
+        process: Type.String({ minLength: 1 }),
+        signal: Type.String({ pattern: "^SIG[A-Z0-9+]+$" }),
+        dropped: Dropped,
+    },
+    { additionalProperties: false },
+);
+export type SandboxDied = Static<typeof SandboxDiedSchema>;
+
+/**
  * A line of a kind this reader does not know (a newer supervisor):
  * surfaced, never dropped, with its fields as written.
  */
@@ -157,6 +174,7 @@ export type ReportEvent =
     | MetadataRefusal
     | WorkloadEnded
     | LimitReached
+    | SandboxDied
     | UnknownReportEvent;
 
 const KNOWN = {
@@ -167,6 +185,7 @@ const KNOWN = {
     "metadata-refused": MetadataRefusalSchema,
     "workload-ended": WorkloadEndedSchema,
     "limit-reached": LimitReachedSchema,
+    "sandbox-died": SandboxDiedSchema,
 } as const;
 
 /** Any line of a kind this reader knows. */

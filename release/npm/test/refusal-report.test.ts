@@ -157,3 +157,11 @@ test("a limit-reached line is read, and a malformed one refused", () => {
     assert.throws(() => parseRefusalLine(line.replace('"memoryBytes"', '"cpus"')), RefusalReportError);
     assert.throws(() => parseRefusalLine(line.replace('"count":1', '"count":0')), RefusalReportError);
 });
+
+test("a sandbox-died line is read, and a malformed one refused", () => {
+    const line = '{"event":"sandbox-died","time":"2026-12-04T02:11:33.070Z","process":"init","signal":"SIGKILL","dropped":0}';
+    const got = parseRefusalLine(line);
+    assert.ok(got.event === "sandbox-died" && got.process === "init" && got.signal === "SIGKILL");
+    assert.throws(() => parseRefusalLine(line.replace('"SIGKILL"', '"9"')), RefusalReportError);
+    assert.throws(() => parseRefusalLine(line.replace('"process":"init",', "")), RefusalReportError);
+});
