@@ -148,6 +148,7 @@ enum sandbox_enforcement {
     SANDBOX_ENFORCES_LIMITS = 1u << 4,        /* limits (each one it cannot bound: 125 in prepare()) */
     SANDBOX_ENFORCES_SCRATCH = 1u << 5,       /* scratch: a private /tmp */
     SANDBOX_ENFORCES_DEVICES = 1u << 6,       /* devices: granted, and only those */
+    SANDBOX_ENFORCES_UNIX_SOCKETS = 1u << 7,  /* network.allowedUnixSockets: those, by inode */
     /* Add a bit above the last one, before this line: */
     SANDBOX_ENFORCES_NEXT_,
     /* Every bit this core knows: a descriptor with another is refused. */

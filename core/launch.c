@@ -29,6 +29,8 @@ unsigned policy_required_enforcement(const struct policy *policy)
         need |= SANDBOX_ENFORCES_SCRATCH;
     if (policy->devices.count)
         need |= SANDBOX_ENFORCES_DEVICES;
+    if (policy->network.allowed_unix_sockets.count)
+        need |= SANDBOX_ENFORCES_UNIX_SOCKETS;
     return need;
 }
 
@@ -42,6 +44,8 @@ static const char *enforcement_name(unsigned bit)
     case SANDBOX_ENFORCES_LIMITS: return "limits";
     case SANDBOX_ENFORCES_SCRATCH: return "\"scratch\" (a private /tmp: only linux-ns makes one)";
     case SANDBOX_ENFORCES_DEVICES: return "\"devices\" (host devices granted: linux-ns and landlock)";
+    case SANDBOX_ENFORCES_UNIX_SOCKETS:
+        return "network.allowedUnixSockets (host sockets granted: linux-ns and landlock)";
     default: return "an unknown restriction";
     }
 }

@@ -46,6 +46,9 @@ struct policy_network {
      * documentation addresses (a company's mirror, a VPN's hosts); never
      * to loopback, link-local, multicast or unspecified.  No literals. */
     struct string_list allowed_internal_hosts;
+    /* Host Unix sockets the workload may connect() to (absolute paths),
+     * granted by the inode found there at launch. */
+    struct string_list allowed_unix_sockets;
     bool has_outgoing_proxy;
     unsigned front_ends; /* enum policy_front_end bits; non-zero iff has_outgoing_proxy */
     /* outgoingProxy.allowUnproxiedCertificateFetches: the platform's own

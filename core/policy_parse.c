@@ -437,8 +437,8 @@ static void parse_proxy(struct parse *p, const cJSON *proxy, struct policy_netwo
 
 static void parse_network(struct parse *p, const cJSON *root, struct policy_network *net)
 {
-    static const char *const known[] = {"egress", "allowedHosts", "allowedInternalHosts", "localBinding",
-                                        "outgoingProxy"};
+    static const char *const known[] = {"egress",       "allowedHosts",  "allowedInternalHosts",
+                                        "localBinding", "outgoingProxy", "allowedUnixSockets"};
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "network");
     if (!obj) {
         add_error(p, "$.network", "required field is missing");
@@ -457,6 +457,9 @@ static void parse_network(struct parse *p, const cJSON *root, struct policy_netw
     const cJSON *proxy = cJSON_GetObjectItemCaseSensitive(obj, "outgoingProxy");
     if (proxy)
         parse_proxy(p, proxy, net);
+    parse_string_list(p, obj, "allowedUnixSockets", "$.network", &net->allowed_unix_sockets, path_problem);
+    for (size_t i = 0; i < net->allowed_unix_sockets.count; i++)
+        normalize_path(net->allowed_unix_sockets.items[i]);
 }
 
 /* Optional positive integer obj[key] in [min, max]; 0 when absent. */
@@ -557,6 +560,9 @@ static void check_combinations(struct parse *p, const struct policy *pol)
             add_error(p, "$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         if (pol->devices.count)
             add_error(p, "$.devices", "needs a sandbox, which full_access does not build: use another mode");
+        if (net->allowed_unix_sockets.count)
+            add_error(p, "$.network.allowedUnixSockets",
+                      "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net->has_outgoing_proxy && !net->egress)
@@ -670,6 +676,7 @@ void policy_free(struct policy *policy)
     string_list_free(&policy->allowed_write_paths);
     string_list_free(&policy->denied_write_paths);
     string_list_free(&policy->devices);
+    string_list_free(&policy->network.allowed_unix_sockets);
     string_list_free(&policy->network.allowed_hosts);
     string_list_free(&policy->network.allowed_internal_hosts);
     if (policy->network.upstream_url) {

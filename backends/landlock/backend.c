@@ -53,6 +53,7 @@ struct landlock_state {
     struct fs_lists fs;
     struct fs_anchors anchors; /* the directories on the way to a denial, for the broker */
     struct socket_policy sockets;
+    struct socket_grants granted; /* network.allowedUnixSockets, by inode */
     struct connect_rules rules;
     struct seccomp_shape shape;
 };
@@ -122,7 +123,11 @@ static enum sandbox_result ll_prepare(struct sandbox_ctx *ctx)
         .refuse_path_truncate = state.abi < 3,
         .shared_host = true, /* no namespace: the host's metadata, processes, IPC */
     };
-    state.sockets = (struct socket_policy){.fs = &state.fs, .egress_open = egress_open};
+    if (socket_grants_open(&p->network.allowed_unix_sockets, &p->denied_read_paths, &state.granted, err,
+                           sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    state.sockets =
+        (struct socket_policy){.fs = &state.fs, .egress_open = egress_open, .granted = &state.granted};
     /* A group wherever one can be made: its kill switch ends what a
      * workload started in a session of its own (no PID namespace here). */
     if (sandbox_limits_prepare(&limits, ctx, false, true, err, sizeof err) != 0)
@@ -261,7 +266,7 @@ SANDBOX_BACKEND_DEFINE(landlock_backend) = {
     .summary = "no user namespace needed; no private PID, IPC, /proc or network view",
     .order = 110,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
-                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_DEVICES,
+                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_DEVICES | SANDBOX_ENFORCES_UNIX_SOCKETS,
     /* The broker and the ruleset open exactly the granted loopback ports;
      * the supervisor waits outside for every sandboxed run. */
     .offers = SANDBOX_OFFER_LOOPBACK_GRANTS | SANDBOX_OFFER_SUPERVISED,

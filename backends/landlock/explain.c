@@ -21,14 +21,20 @@
 /* The broker's own check on the socket at `path`, as connect_broker.c runs
  * it on the inode it opened. */
 static bool judge_socket(const struct fs_lists *fs, const struct fs_anchors *pinned, bool egress_open,
-                         const char *path, char *rule, size_t n)
+                         const struct socket_grants *granted, const char *path, char *rule, size_t n)
 {
     char why[600];
+    struct stat gst;
+    const struct socket_grant *g = stat(path, &gst) == 0 ? socket_grants_find(granted, &gst) : NULL;
+    if (g) {
+        snprintf(rule, n, "network.allowedUnixSockets \"%s\": this socket, by its inode", g->path);
+        return true;
+    }
     if (!fs_ruleset_decide(fs, pinned, path, false, why, sizeof why)) {
         snprintf(rule, n, "cannot be reached: %s", why);
         return false;
     }
-    struct socket_policy sp = {.fs = fs, .egress_open = egress_open};
+    struct socket_policy sp = {.fs = fs, .egress_open = egress_open, .granted = granted};
     struct connect_rules rules;
     socket_rules_init(&rules, &sp);
     int fd = open(path, O_PATH | O_CLOEXEC);
@@ -49,7 +55,7 @@ static bool judge_socket(const struct fs_lists *fs, const struct fs_anchors *pin
 }
 
 static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i, const struct fs_lists *fs,
-                  const struct fs_anchors *pinned)
+                  const struct fs_anchors *pinned, const struct socket_grants *granted)
 {
     const struct sandbox_query *q = &out->queries[i];
     const struct policy_network *net = &ctx->policy->network;
@@ -63,8 +69,9 @@ static void judge(struct sandbox_ctx *ctx, struct sandbox_explain *out, size_t i
             sandbox_explain_verdict(ctx, out, i, false, "egress: false: no IP socket can be made");
         return; /* with a proxy: only its loopback ports; the proxy decides */
     case SANDBOX_QUERY_UNIX:
-        sandbox_explain_verdict(
-            ctx, out, i, judge_socket(fs, pinned, egress_open, q->path, rule, sizeof rule), "%s", rule);
+        sandbox_explain_verdict(ctx, out, i,
+                                judge_socket(fs, pinned, egress_open, granted, q->path, rule, sizeof rule),
+                                "%s", rule);
         return;
     default:
         sandbox_explain_verdict(
@@ -179,12 +186,17 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
     pinned.plan = true;
     enum sandbox_result rc = SANDBOX_OK;
     char fence[SANDBOX_ERROR_MAX];
+    struct socket_grants granted = {0};
     if ((layered ? fs_lists_check(&fs, err, sizeof err)
                  : fs_ruleset_plan(abi, &fs, &pinned, err, sizeof err)) != 0)
         rc = sandbox_fail(ctx, "%s", err);
     /* prepare()'s limits decision, after the ruleset's, with the kill switch. */
     else if (sandbox_limits_explain(ctx, out, false, true) != SANDBOX_OK)
         rc = SANDBOX_FAIL;
+    /* prepare()'s socket grants (layered: the outer boundary's broker). */
+    else if (!layered && socket_grants_open(&p->network.allowed_unix_sockets, &p->denied_read_paths, &granted,
+                                            err, sizeof err) != 0)
+        rc = sandbox_fail(ctx, "%s", err);
     /* prepare()'s device fence, after the limits' group (layered: the
      * outer boundary's nodev mounts). */
     else if (!layered && device_fence_describe(&fs, fence, sizeof fence, err, sizeof err) != 0)
@@ -193,13 +205,18 @@ enum sandbox_result ll_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         describe(ctx, out, &fs, &pinned, abi);
         if (!layered)
             sandbox_explain_add(ctx, out, "devices", "", "device nodes outside /dev: %s", fence);
+        for (size_t k = 0; k < granted.count; k++)
+            sandbox_explain_add(ctx, out, "unix-socket", granted.items[k].path,
+                                "granted by network.allowedUnixSockets: the connect() broker lets it "
+                                "through (by its inode; one put there later is refused)");
         if (device_grants_explain(
                 ctx, out, "a rule on its inode (for a root caller, let through by the device program too)") !=
             SANDBOX_OK)
             rc = SANDBOX_FAIL;
         for (size_t i = 0; i < out->query_count; i++)
-            judge(ctx, out, i, &fs, &pinned);
+            judge(ctx, out, i, &fs, &pinned, &granted);
     }
+    socket_grants_free(&granted);
     fs_anchors_close(&pinned);
     fs_lists_free(&fs);
     return rc;

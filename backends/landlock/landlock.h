@@ -26,6 +26,7 @@
 
 #include "backend.h"
 #include "brokers/entry_broker.h"
+#include "brokers/socket_grant.h"
 #include "devices/device_filter.h"
 #include "devices/device_grant.h"
 #include "limits/sandbox_limits.h"
@@ -147,9 +148,10 @@ struct socket_policy {
     const unsigned short *ports; /* granted loopback ports (the proxy) */
     size_t port_count;
     const struct entry_anchors *anchors; /* its pools of directories are never the workload's to change */
+    const struct socket_grants *granted; /* network.allowedUnixSockets, or NULL */
 };
-/* The broker's rules: a pathname socket beneath a writable root (and no
- * denied path), no abstract address, TCP only to 127.0.0.1 at a granted
+/* The broker's rules: a pathname socket granted by inode, or beneath a
+ * writable root (and no denied path), no abstract address, TCP only to 127.0.0.1 at a granted
  * port (any destination when egress is open). */
 void socket_rules_init(struct connect_rules *rules, const struct socket_policy *sp);
 

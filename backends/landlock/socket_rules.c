@@ -76,6 +76,9 @@ static int beneath_writable_root(int fd, const struct socket_policy *sp)
 
 static int unix_path_ok(int fd, const struct stat *st, const void *arg)
 {
+    const struct socket_policy *sp = arg;
+    if (socket_grants_find(sp->granted, st))
+        return 0; /* network.allowedUnixSockets: this inode, by whatever name */
     /* A socket with another name could be a host socket linked in. */
     return st->st_nlink != 1 ? -EACCES : beneath_writable_root(fd, arg);
 }

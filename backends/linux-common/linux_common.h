@@ -32,6 +32,8 @@
  *   entry_broker.c   ... its entries in the directories on the way to a
  *                    denied path (entry_broker.h)
  *   meta_broker.c    ... its chmod/chown/utimes/xattr calls (meta_broker.h)
+ *   socket_grant.c   the host sockets the policy grants, by inode
+ *                    (socket_grant.h)
  * devices/  the host's devices, judged by number
  *   device_explain.c --explain's items for them (device_grant.h)
  *   device_filter.c  a cgroup device program: only these numbers open

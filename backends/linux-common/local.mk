@@ -11,6 +11,7 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/brokers/connect_broker.c backends/linux-common/process/broker_init.c \
 	backends/linux-common/process/supervised_fork.h backends/linux-common/process/supervised_fork.c \
 	backends/linux-common/brokers/broker_peek.h backends/linux-common/brokers/broker_peek.c \
+	backends/linux-common/brokers/socket_grant.h backends/linux-common/brokers/socket_grant.c \
 	backends/linux-common/brokers/meta_broker.h backends/linux-common/brokers/meta_broker.c \
 	backends/linux-common/brokers/entry_broker.h backends/linux-common/brokers/entry_broker.c \
 	backends/linux-common/landlock_sys.h backends/linux-common/landlock_sys.c \

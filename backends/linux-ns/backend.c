@@ -97,6 +97,10 @@ static enum sandbox_result ns_prepare(struct sandbox_ctx *ctx)
     for (size_t i = 0; i < p->devices.count; i++)
         if (device_grant_check(p->devices.items[i], &device, err, sizeof err) != 0)
             return sandbox_fail(ctx, "%s", err);
+    if (socket_grants_open(&p->network.allowed_unix_sockets, &p->denied_read_paths, &state.sockets, err,
+                           sizeof err) != 0 ||
+        host_ipc_check_write_grants(ctx, &state.sockets, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
     /* The PID namespace ends the tree: a group only for what it bounds. */
     if (state.sandbox && sandbox_limits_prepare(&limits, ctx, true, false, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
@@ -196,6 +200,7 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     if (!state.sandbox)
         return SANDBOX_OK;
     init_rules.abstract_ok = state.netns;
+    init_rules.arg = &state.sockets; /* network.allowedUnixSockets (prepare()) */
     int link;
     enum sandbox_result r = supervised_fork(ctx, &ns_fork, &link);
     if (r != SANDBOX_OK)
@@ -244,7 +249,8 @@ SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {
     .summary = "user, mount, PID and IPC namespaces; private /proc, /dev and network",
     .order = 100,
     .enforces = SANDBOX_ENFORCES_FILESYSTEM | SANDBOX_ENFORCES_NO_EGRESS | SANDBOX_ENFORCES_NO_LOCAL_BIND |
-                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_SCRATCH | SANDBOX_ENFORCES_DEVICES,
+                SANDBOX_ENFORCES_LIMITS | SANDBOX_ENFORCES_SCRATCH | SANDBOX_ENFORCES_DEVICES |
+                SANDBOX_ENFORCES_UNIX_SOCKETS,
     /* With a proxy (or egress off) later enter()s run in the workload
      * process inside the new network namespace (state.netns), and the
      * supervisor waits outside for every sandboxed run. */

@@ -44,6 +44,7 @@ struct plan {
     struct scratch_plan scratch;
     struct masked_socket sockets[MASKED_SOCKETS_MAX];
     size_t n_sockets;
+    struct socket_grants granted; /* network.allowedUnixSockets, as prepare() resolves them */
     struct sandbox_explain *out;
 };
 
@@ -182,6 +183,11 @@ static bool decide(const struct plan *pl, const struct sandbox_query *q, char *r
         snprintf(rule, n, "no socket there now");
         return false;
     }
+    const struct socket_grant *g = socket_grants_find(&pl->granted, &st);
+    if (g) {
+        snprintf(rule, n, "network.allowedUnixSockets \"%s\": this socket, by its inode", g->path);
+        return true;
+    }
     for (size_t k = 0; k < pl->n_sockets; k++)
         if (pl->sockets[k].dev == st.st_dev && pl->sockets[k].ino == st.st_ino) {
             snprintf(rule, n, "masked: /dev/null is bound over it (named by %s)", pl->sockets[k].named_by);
@@ -242,6 +248,8 @@ static int add_proc_masked(int proc_fd, const char *name, void *arg)
 static int add_socket(const struct sp_node *sock, const char *path, const char *named_by, void *arg)
 {
     struct plan *pl = arg;
+    if (socket_grants_find(&pl->granted, &sock->st))
+        return 0; /* granted: not masked (host_ipc.c, mask_one) */
     if (pl->n_sockets < MASKED_SOCKETS_MAX) {
         struct masked_socket *m = &pl->sockets[pl->n_sockets++];
         m->dev = sock->st.st_dev;
@@ -354,6 +362,10 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
                         "/proc/keys masked");
     describe_proc_masks(ctx, out, pl);
     host_ipc_each_socket(ctx, add_socket, pl);
+    for (size_t i = 0; i < pl->granted.count; i++)
+        sandbox_explain_add(ctx, out, "unix-socket", pl->granted.items[i].path,
+                            "granted by network.allowedUnixSockets: connect() reaches this socket (by its "
+                            "inode; one put there later is refused)");
     describe_network(ctx, out, pl);
     describe_kernel(ctx, out);
 }
@@ -399,6 +411,13 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         r = sandbox_fail(ctx, "out of memory");
         goto out;
     }
+    /* prepare()'s socket grants and their conflicts. */
+    if (socket_grants_open(&p->network.allowed_unix_sockets, &p->denied_read_paths, &pl.granted, err,
+                           sizeof err) != 0 ||
+        host_ipc_check_write_grants(ctx, &pl.granted, err, sizeof err) != 0) {
+        r = sandbox_fail(ctx, "%s", err);
+        goto out;
+    }
     /* The init's decision, on the tree it mounts over (the host's). */
     int host_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     int sr = host_root < 0 ? -1 : scratch_tmp_decide(ctx, host_root, &pl.scratch, err, sizeof err);
@@ -419,6 +438,7 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
                                     rule);
     }
 out:
+    socket_grants_free(&pl.granted);
     free(pl.roots);
     free(pl.write_denied);
     free(pl.read_denied);

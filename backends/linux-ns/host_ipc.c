@@ -129,6 +129,7 @@ int host_ipc_each_socket(const struct sandbox_ctx *ctx, host_ipc_socket_fn fn, v
 }
 
 struct mask_arg {
+    const struct socket_grants *granted;
     const struct sp_node *devnull;
     bool legacy;
     char *err;
@@ -139,22 +140,56 @@ static int mask_one(const struct sp_node *sock, const char *path, const char *na
 {
     (void)named_by;
     struct mask_arg *m = arg;
+    if (socket_grants_find(m->granted, &sock->st))
+        return 0; /* granted by the policy, by its inode: an explicit yes wins */
     return mnt_bind(m->legacy, m->devnull, sock, BIND_KEEP, path, m->err, m->errlen);
 }
 
-int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
-                          char *err, size_t errlen)
+int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct socket_grants *granted,
+                          const struct sp_node *devnull, bool legacy, char *err, size_t errlen)
 {
-    struct mask_arg m = {devnull, legacy, err, errlen};
+    struct mask_arg m = {granted, devnull, legacy, err, errlen};
     return host_ipc_each_socket(ctx, mask_one, &m);
+}
+
+struct write_grant_arg {
+    const struct sandbox_ctx *ctx;
+    const struct socket_grants *granted;
+    char *err;
+    size_t errlen;
+};
+
+static int write_grant_one(const struct sp_node *sock, const char *path, const char *named_by, void *arg)
+{
+    struct write_grant_arg *w = arg;
+    const struct string_list *roots = &w->ctx->policy->allowed_write_paths;
+    if (socket_grants_find(w->granted, &sock->st))
+        return 0;
+    for (size_t i = 0; i < roots->count; i++)
+        if (strcmp(roots->items[i], path) == 0) {
+            snprintf(w->err, w->errlen,
+                     "allowedWritePaths \"%s\" is %s, which the sandbox masks: writing a path grants no "
+                     "connect() to a host socket; name it in network.allowedUnixSockets (a container "
+                     "engine's socket is the host's root to whoever reaches it)",
+                     path, named_by);
+            return -1;
+        }
+    return 0;
+}
+
+int host_ipc_check_write_grants(const struct sandbox_ctx *ctx, const struct socket_grants *granted, char *err,
+                                size_t errlen)
+{
+    struct write_grant_arg w = {ctx, granted, err, errlen};
+    return host_ipc_each_socket(ctx, write_grant_one, &w);
 }
 
 /* ---- host sockets the connect() check refuses ------------------------- */
 
 int host_ipc_socket_on_writable_mount(int fd, const struct stat *st, const void *arg)
 {
-    (void)st;
-    (void)arg;
+    if (socket_grants_find(arg, st))
+        return 0; /* network.allowedUnixSockets: this inode */
     struct statvfs sv;
     if (fstatvfs(fd, &sv) != 0)
         return -errno;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "backend.h"
+#include "brokers/socket_grant.h"
 #include "mount_ops.h"
 
 /* Called with each socket host_ipc_mask_sockets masks: the socket, open
@@ -24,11 +25,17 @@ int host_ipc_each_socket(const struct sandbox_ctx *ctx, host_ipc_socket_fn fn, v
 /* Bind /dev/null over host sockets named by the workload's environment and
  * over well-known engine sockets: a second layer under the connect() check
  * (connect_broker.c). */
-int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct sp_node *devnull, bool legacy,
-                          char *err, size_t errlen);
+int host_ipc_mask_sockets(const struct sandbox_ctx *ctx, const struct socket_grants *granted,
+                          const struct sp_node *devnull, bool legacy, char *err, size_t errlen);
+/* prepare(): 125 for an allowedWritePaths entry that names one of those
+ * sockets itself (its mask would win, unsaid); allowedUnixSockets grants
+ * one. */
+int host_ipc_check_write_grants(const struct sandbox_ctx *ctx, const struct socket_grants *granted, char *err,
+                                size_t errlen);
 
 /* The connect() check's rule for pathname sockets (struct connect_rules):
- * reachable only on a writable mount of the sandbox's view. */
+ * reachable only on a writable mount of the sandbox's view, or granted
+ * (arg: the struct socket_grants). */
 struct stat;
 int host_ipc_socket_on_writable_mount(int fd, const struct stat *st, const void *arg);
 

@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "brokers/socket_grant.h"
 #include "linux_common.h"
 
 /* Environment variable (read from the supervisor's own environment) that
@@ -46,6 +47,9 @@ struct linux_ns_state {
     gid_t gid;
     int link;     /* workload side of the init/workload socket pair */
     bool in_view; /* the workload: the init said "go" (the sandbox is finished) */
+    /* network.allowedUnixSockets, resolved in prepare(): the init's connect()
+     * check lets them through, and their masks are left out. */
+    struct socket_grants sockets;
 };
 
 /* Errors: every function below that can fail writes one line into

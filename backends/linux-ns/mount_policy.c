@@ -354,14 +354,14 @@ static int writable_parts(const struct linux_ns_state *st, const struct sandbox_
 }
 
 /* The denied paths, the host's IPC sockets and /proc/keys, masked. */
-static int masks(const struct sandbox_ctx *ctx, struct view *v, struct sp_node *devnull, const char **roots,
-                 char *err, size_t errlen)
+static int masks(const struct linux_ns_state *st, const struct sandbox_ctx *ctx, struct view *v,
+                 struct sp_node *devnull, const char **roots, char *err, size_t errlen)
 {
     const struct policy *p = ctx->policy;
     if (denial_anchors(v->root_fd, v->legacy, roots, p, err, errlen) != 0 ||
         write_denials(v, p, err, errlen) != 0 ||
         (!test_skips_read_denials() && read_denials(v, p, devnull, NULL, err, errlen) != 0) ||
-        host_ipc_mask_sockets(ctx, devnull, v->legacy, err, errlen) != 0 ||
+        host_ipc_mask_sockets(ctx, &st->sockets, devnull, v->legacy, err, errlen) != 0 ||
         mask_proc_keys(v, devnull, err, errlen) != 0)
         return -1;
     return 0;
@@ -389,7 +389,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     bool root_writable = root_is_writable_root(roots);
     if (private_dev_and_proc(st, ctx, &v, &devnull, root_writable, err, errlen) != 0 ||
         writable_parts(st, ctx, &v, roots, root_writable, err, errlen) != 0 ||
-        masks(ctx, &v, &devnull, roots, err, errlen) != 0)
+        masks(st, ctx, &v, &devnull, roots, err, errlen) != 0)
         goto out;
     rc = 0;
 out:

@@ -141,6 +141,7 @@ function generate() {
                   ["allowedHosts", hostList()],
                   ["allowedInternalHosts", random() < 0.3 ? hostList() : MISSING],
                   ["outgoingProxy", proxy()],
+                  ["allowedUnixSockets", random() < 0.2 ? pathList() : MISSING],
                   ...(random() < noise * 0.1 ? [["extra", 1]] : []),
               ]);
     return object([

@@ -26,9 +26,9 @@ endif
 EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh
 # The policy's limits, from outside, on both Linux backends.
 if HOST_LINUX
-BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh
+BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh tests/linux-common/unix-sockets.sh
 endif
-EXTRA_DIST += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh
+EXTRA_DIST += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh tests/linux-common/unix-sockets.sh
 # What the sandbox shares with its caller (per-user kernel counts), both
 # Linux backends; shared_hog takes them inside and probes them outside.
 if HOST_LINUX

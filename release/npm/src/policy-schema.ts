@@ -90,6 +90,8 @@ export const SupervisorNetworkPolicySchema = Type.Object(
         allowedInternalHosts: Type.Optional(Type.Array(AllowedHostEntrySchema)),
         localBinding: Type.Boolean(),
         outgoingProxy: Type.Optional(OutgoingProxySchema),
+        /** Host Unix sockets the workload may connect() to, granted by the inode found there at launch (linux-ns, landlock). */
+        allowedUnixSockets: Type.Optional(PolicyPathListSchema),
     },
     { additionalProperties: false },
 );

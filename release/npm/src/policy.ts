@@ -123,6 +123,7 @@ function checkStrings(document: unknown, problems: ProblemList): void {
     if (isRecord(document.network)) {
         lists.push(["$.network.allowedHosts", document.network.allowedHosts]);
         lists.push(["$.network.allowedInternalHosts", document.network.allowedInternalHosts]);
+        lists.push(["$.network.allowedUnixSockets", document.network.allowedUnixSockets]);
     }
     for (const [listPath, list] of lists) {
         if (!Array.isArray(list)) continue;
@@ -176,6 +177,8 @@ function checkCombinations(policy: SupervisorPolicy, problems: ProblemList): voi
         if (policy.limits && Object.keys(policy.limits).length) problems.add("$.limits", why);
         if (policy.scratch) problems.add("$.scratch", "needs a sandbox, which full_access does not build: use another mode");
         if (policy.devices?.length) problems.add("$.devices", "needs a sandbox, which full_access does not build: use another mode");
+        if (net.allowedUnixSockets?.length)
+            problems.add("$.network.allowedUnixSockets", "needs a sandbox, which full_access does not build: use another mode");
         return;
     }
     if (net.outgoingProxy && !net.egress) problems.add("$.network.outgoingProxy", 'requires "egress": true');

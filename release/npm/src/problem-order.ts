@@ -4,7 +4,7 @@
  * problems: the document itself; unknown top-level fields; mode; the four
  * path lists (items by index); devices (items); network: unknown fields, egress, localBinding,
  * allowedHosts (items), allowedInternalHosts (items), outgoingProxy (unknown fields,
- * allowUnproxiedCertificateFetches, upstream, frontEnds, items); limits (unknown
+ * allowUnproxiedCertificateFetches, upstream, frontEnds, items), allowedUnixSockets (items); limits (unknown
  * fields, processes, memoryBytes, openFiles); scratch (unknown fields,
  * sizeBytes).
  */
@@ -14,7 +14,7 @@ interface Level {
 }
 const PROXY: Level = { fields: ["allowUnproxiedCertificateFetches", "upstream", "frontEnds"] };
 const NETWORK: Level = {
-    fields: ["egress", "localBinding", "allowedHosts", "allowedInternalHosts", "outgoingProxy"],
+    fields: ["egress", "localBinding", "allowedHosts", "allowedInternalHosts", "outgoingProxy", "allowedUnixSockets"],
     children: { outgoingProxy: PROXY },
 };
 const LIMITS: Level = { fields: ["processes", "memoryBytes", "openFiles"] };
