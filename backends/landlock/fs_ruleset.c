@@ -227,7 +227,7 @@ static int grant_policy_devices(int ruleset, uint64_t handled, const struct fs_l
                      .what = "device",
                      .err = err,
                      .errlen = errlen};
-    for (size_t i = 0; i < l->devices->count; i++) {
+    for (size_t i = 0; l->devices && i < l->devices->count; i++) {
         const char *path = l->devices->items[i];
         int fd = fs_open_no_symlinks(path);
         struct stat st;
@@ -282,7 +282,7 @@ size_t fs_granted_devices(const struct fs_lists *l, struct device_number *out, s
     /* Read again, so judged again: a node swapped since its rule was made
      * lets no number through that the judgement refuses. */
     char why[SANDBOX_ERROR_MAX];
-    for (size_t i = 0; i < l->devices->count && n < max; i++)
+    for (size_t i = 0; l->devices && i < l->devices->count && n < max; i++)
         if (lstat(l->devices->items[i], &st) == 0 &&
             device_grant_judge(l->devices->items[i], &st, why, sizeof why) == 0)
             out[n++] = (struct device_number){.rdev = st.st_rdev};
@@ -457,7 +457,7 @@ static enum verdict in_denial(const struct query *q)
  * grant_policy_devices). */
 static enum verdict harmless_device(const struct query *q)
 {
-    for (size_t i = 0; i < q->l->devices->count; i++)
+    for (size_t i = 0; q->l->devices && i < q->l->devices->count; i++)
         if (strcmp(q->path, q->l->devices->items[i]) == 0)
             return say(q, ALLOWED, "granted by the policy's devices, for reading and writing");
     if (!policy_path_covered(q->path, devices))

@@ -45,7 +45,7 @@ struct fs_lists {
     const char **no_write;
     char **mounts; /* those mount points (owned) */
     size_t mount_count;
-    const struct string_list *devices; /* the policy's devices (device_grant.h) */
+    const struct string_list *devices; /* the policy's devices (device_grant.h), or NULL: none */
 };
 
 /* fs_lists.c */
