@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -103,6 +104,53 @@ static const char *json_type_name(const cJSON *v)
     return "an invalid value";
 }
 
+/* Edit distance of two short ASCII names, compared in lower case, or a
+ * large number when either is long or not ASCII. */
+static size_t name_distance(const char *a, const char *b)
+{
+    enum { MAX = 64 };
+    size_t na = strlen(a), nb = strlen(b), row[MAX + 1];
+    if (na > MAX || nb > MAX)
+        return (size_t)-1;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            unsigned char x = (unsigned char)a[i - 1], y = (unsigned char)b[j - 1];
+            if (x >= 0x80 || y >= 0x80)
+                return (size_t)-1;
+            size_t cost = tolower(x) != tolower(y), up = row[j];
+            size_t best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[nb];
+}
+
+/* The known field an unknown `name` most likely meant: within two edits
+ * (case aside), the nearest, the first in byte order on a tie; or NULL.
+ * release/npm/src/schema-errors.ts (didYouMean) is the same rule. */
+static const char *nearest_field(const char *name, const char *const *known, size_t nknown)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t k = 0; k < nknown; k++) {
+        size_t d = name_distance(name, known[k]);
+        if (d < best_d || (d == best_d && best && strcmp(known[k], best) < 0)) {
+            best = known[k];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
 /*
  * Refuse fields the schema does not name and fields named twice (cJSON keeps
  * both; another JSON reader would keep the last, so a duplicate could mean
@@ -122,7 +170,10 @@ static void check_fields(struct parse *p, const cJSON *obj, const char *path, co
         for (k = 0; k < nknown; k++)
             if (strcmp(c->string, known[k]) == 0)
                 break;
-        if (k == nknown)
+        const char *meant = k == nknown ? nearest_field(c->string, known, nknown) : NULL;
+        if (k == nknown && meant)
+            add_error(p, where, "unknown field (did you mean \"%s\"?)", meant);
+        else if (k == nknown)
             add_error(p, where, "unknown field");
         else if (++seen[k] == 2)
             add_error(p, where, "duplicate field");
@@ -606,6 +657,22 @@ static struct policy *parse_document(struct parse *p, const cJSON *root)
     return pol;
 }
 
+/* Where byte `at` of `text` is, as an editor shows it: "line L, column C"
+ * (both from 1; a column counts bytes). */
+static void text_position(const char *text, size_t at, char *out, size_t outlen)
+{
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') {
+            line++;
+            column = 1;
+        } else {
+            column++;
+        }
+    }
+    snprintf(out, outlen, "line %zu, column %zu", line, column);
+}
+
 struct policy *policy_parse(const char *text, size_t len, struct policy_errors *errors)
 {
     struct parse p = {.errors = errors};
@@ -624,7 +691,9 @@ struct policy *policy_parse(const char *text, size_t len, struct policy_errors *
     size_t offset = 0;
     const char *bad = json_text_check(copy, len, &offset);
     if (bad) {
-        add_error(&p, "$", "the policy %s (at byte %zu)", bad, offset);
+        char where[64];
+        text_position(copy, offset, where, sizeof where);
+        add_error(&p, "$", "the policy %s (%s, byte %zu)", bad, where, offset);
         free(copy);
         return NULL;
     }
@@ -641,7 +710,9 @@ struct policy *policy_parse(const char *text, size_t len, struct policy_errors *
     }
     if (!root) {
         size_t at = end && end >= copy && end <= copy + len ? (size_t)(end - copy) : 0;
-        add_error(&p, "$", "the policy is not valid JSON (near byte %zu)", at);
+        char where[64];
+        text_position(copy, at, where, sizeof where);
+        add_error(&p, "$", "the policy is not valid JSON (near %s, byte %zu)", where, at);
         free(copy);
         return NULL;
     }

@@ -3,7 +3,9 @@
  * through policy_parse():
  *   valid/NAME.json          must be accepted;
  *   invalid/NAME.json        must be refused, and the set of JSON paths the
- *   invalid-text/NAME.json   errors name must equal NAME.paths exactly.
+ *   invalid-text/NAME.json   errors name must equal NAME.paths exactly;
+ *                            each line of NAME.messages, where there is one,
+ *                            must be one of the errors, word for word.
  * The TypeScript validator runs the same valid/ and invalid/ documents
  * (release/npm), so both sides are held to one list of verdicts.
  */
@@ -62,6 +64,32 @@ static int expected_names(char *paths, const char *path)
     return 0;
 }
 
+/* Every line of NAME.messages (absent: nothing to check) is an error item. */
+static int check_messages(const char *dir, const char *name, const struct policy_errors *e)
+{
+    char path[4600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    strcpy(path + strlen(path) - strlen(".json"), ".messages");
+    size_t len;
+    char *text = slurp(path, &len);
+    if (!text)
+        return 1;
+    text = realloc(text, len + 1);
+    text[len] = '\0';
+    int ok = 1;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        size_t i = 0;
+        while (i < e->count && strcmp(e->items[i], line) != 0)
+            i++;
+        if (i == e->count) {
+            printf("\n  %s: no error reads \"%s\"\n", name, line);
+            ok = 0;
+        }
+    }
+    free(text);
+    return ok;
+}
+
 static int check_invalid(const char *dir, const char *name, const char *text, size_t len)
 {
     char path[4600];
@@ -103,6 +131,8 @@ static int check_invalid(const char *dir, const char *name, const char *text, si
             ok = 0;
         }
     }
+    if (ok)
+        ok = check_messages(dir, name, &errors);
     policy_free(p);
     policy_errors_free(&errors);
     free(paths);

@@ -58,6 +58,38 @@ function literalsOf(schema: TSchema): string[] {
     return variants.map((v) => JSON.stringify(v.const));
 }
 
+/** Edit distance of two short ASCII names in lower case; Infinity when either is long or not ASCII. */
+function nameDistance(a: string, b: string): number {
+    if (a.length > 64 || b.length > 64 || /[^\x00-\x7f]/.test(a + b)) return Infinity;
+    const x = a.toLowerCase(), y = b.toLowerCase();
+    let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= x.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= y.length; j++)
+            next.push(Math.min(row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1), row[j]! + 1, next[j - 1]! + 1));
+        row = next;
+    }
+    return row[y.length]!;
+}
+
+/**
+ * The known field an unknown one most likely meant: within two edits (case
+ * aside), the nearest, the first in byte order on a tie (core/policy_parse.c,
+ * nearest_field).
+ */
+export function didYouMean(name: string, known: readonly string[]): string | undefined {
+    let best: string | undefined;
+    let bestDistance = 3;
+    for (const k of known) {
+        const d = nameDistance(name, k);
+        if (d < bestDistance || (d === bestDistance && best !== undefined && k < best)) {
+            best = k;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
 /** The C parser's words for a schema violation at `path`. */
 export function describeSchemaError(error: ValueError, path: string): string {
     const actual = jsonTypeName(error.value);
@@ -66,8 +98,12 @@ export function describeSchemaError(error: ValueError, path: string): string {
     switch (error.type) {
         case ValueErrorType.ObjectRequiredProperty:
             return "required field is missing";
-        case ValueErrorType.ObjectAdditionalProperties:
-            return "unknown field";
+        case ValueErrorType.ObjectAdditionalProperties: {
+            const known = Object.keys((error.schema as { properties?: Record<string, unknown> }).properties ?? {});
+            const raw = error.path.slice(error.path.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+            const meant = didYouMean(raw, known);
+            return meant === undefined ? "unknown field" : `unknown field (did you mean "${meant}"?)`;
+        }
         case ValueErrorType.Object:
             return path === "$"
                 ? `the policy must be a JSON object, not ${actual}`

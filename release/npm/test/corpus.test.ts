@@ -6,7 +6,7 @@
  * can see: TypeScript callers hand over already-parsed values.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -55,5 +55,11 @@ for (const file of cases("invalid")) {
         // Exactly the listed paths, as the C corpus test demands of its side.
         const reported = [...new Set(thrown.problems.map((p) => p.path))].sort();
         assert.deepEqual(reported, [...new Set(expected)].sort(), `${file}: ${thrown.message}`);
+        // NAME.messages, where there is one: each line an error, word for word.
+        const messages = join(corpus, "invalid", file.replace(/\.json$/, ".messages"));
+        if (!existsSync(messages)) return;
+        const said = thrown.problems.map((p) => `${p.path}: ${p.message}`);
+        for (const line of readFileSync(messages, "utf8").split("\n").filter((l) => l !== ""))
+            assert.ok(said.includes(line), `${file}: no problem reads "${line}": ${thrown.message}`);
     });
 }
