@@ -326,8 +326,9 @@ void cli_print_help(const char *sandboxes)
           "  --sandbox NAME       the sandbox backend, one of this build's:\n",
           stdout);
     fputs(sandboxes, stdout);
-    fputs("  --refusal-report N   write one JSON line per destination the egress proxy refuses\n"
-          "                       to descriptor N (3 or above; never seen by TARGET)\n"
+    fputs("  --refusal-report N   write one JSON line per refusal the sandbox sees (egress, host\n"
+          "                       sockets, metadata, limits) and one when TARGET ends, to\n"
+          "                       descriptor N (3 or above; never seen by TARGET)\n"
           "\n"
           "  --explain[=FORMAT]   run nothing; print what the sandbox will be on this host, whether a\n"
           "                       launch would start (else exit 125 with its message), and a verdict\n"

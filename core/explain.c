@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -135,6 +136,24 @@ static const struct explain_item *last_of(const struct run *r, const char *kind)
     return found;
 }
 
+/* The read-denied subjects, each one that is not there said so: a name
+ * that does not exist hides nothing (main.c warns of it too). */
+static void read_denied_subjects(FILE *f, const struct run *r)
+{
+    bool any = false;
+    struct stat st;
+    for (size_t i = 0; i < r->c.count; i++) {
+        const struct explain_item *it = &r->c.items[i];
+        if (strcmp(it->kind, "read-denied") != 0 || !it->subject[0])
+            continue;
+        fputs(any ? ", " : "", f);
+        explain_escape(f, it->subject, 0);
+        if (lstat(it->subject, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+            fputs(" (does not exist: nothing hidden there)", f);
+        any = true;
+    }
+}
+
 static void print_brief(FILE *f, const struct run *r)
 {
     if (!r->launch_ok) {
@@ -164,7 +183,7 @@ static void print_brief(FILE *f, const struct run *r)
     }
     if (last_of(r, "read-denied")) {
         fputs("hidden (cannot be read): ", f);
-        subjects_of(f, r, "read-denied");
+        read_denied_subjects(f, r);
         fputc('\n', f);
     }
     const struct explain_item *net = last_of(r, "network");
@@ -177,15 +196,17 @@ static void print_brief(FILE *f, const struct run *r)
         }
         fputc('\n', f);
     }
+    /* scratch is in the /tmp line above. */
     for (size_t i = 0; i < r->c.count; i++)
-        if (strcmp(r->c.items[i].kind, "limit") == 0 || strcmp(r->c.items[i].kind, "scratch") == 0) {
+        if (strcmp(r->c.items[i].kind, "limit") == 0) {
             explain_escape(f, r->c.items[i].kind, 0);
             fputs(": ", f);
             explain_escape(f, r->c.items[i].how, 0);
             fputc('\n', f);
         }
-    fputs("a refusal by the sandbox shows as EROFS, EACCES, EPERM or ECONNREFUSED; it is not a bug of the "
-          "program: do not retry it, work within the rules above\n",
+    fputs("a refusal by the sandbox shows as EROFS, EACCES, EPERM, ECONNREFUSED, EBUSY (moving or removing a "
+          "path a denial pins, or one on the way to it), EAGAIN (a limit reached) or the proxy's HTTP 403 (a "
+          "host not allowed); it is not a bug of the program: do not retry it, work within the rules above\n",
           f);
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend.h"
 #include "backend_set.h"
@@ -100,6 +101,37 @@ static void report_descriptor_claim(int fd)
     report_descriptor_nonblocking(fd);
 }
 
+/* A read denial of a name that is not there hides nothing: most often a
+ * typo (".evn") while the real file stays readable.  Said, not refused: a
+ * file the policy means to hide may be made later (each backend's README
+ * says what a launch does with one made during the run). */
+static void warn_missing_read_denials(const struct policy *policy)
+{
+    const struct string_list *denied = &policy->denied_read_paths;
+    char names[600] = "";
+    size_t missing = 0, named = 0, at = 0;
+    struct stat st;
+    for (size_t i = 0; i < denied->count; i++) {
+        if (lstat(denied->items[i], &st) == 0 || (errno != ENOENT && errno != ENOTDIR))
+            continue;
+        int n = snprintf(names + at, sizeof names - at, "%s\"%s\"", missing ? ", " : "", denied->items[i]);
+        missing++;
+        if (n > 0 && (size_t)n < sizeof names - at) {
+            at += (size_t)n;
+            named++;
+        } else {
+            names[at] = '\0'; /* one line, whatever the list: the rest counted */
+        }
+    }
+    if (missing == named && missing)
+        diag("warning: deniedReadPaths %s: not there, so nothing is hidden there now (check the names)",
+             names);
+    else if (missing)
+        diag("warning: deniedReadPaths %s and %zu more: not there, so nothing is hidden there now (check the "
+             "names)",
+             names, missing - named);
+}
+
 /* --help with the sandbox backends this build (or --backend-dir) has. */
 static void print_help(const struct cli_options *opts)
 {
@@ -139,6 +171,7 @@ int main(int argc, char **argv)
     if (self_protect(err, sizeof err) != 0)
         diag_fatal("%s", err);
     struct policy *policy = load_policy(&opts);
+    warn_missing_read_denials(policy);
     struct backend_set backends = {0};
     if (backends_load(&backends, &opts, err, sizeof err) != 0 ||
         backend_set_select(&backends, opts.sandbox_name, err, sizeof err) != 0)

@@ -20,6 +20,10 @@ options=$(grep -oE -- '--[a-z][a-z-]*' "$T_TMP/help" | sort -u)
 for opt in $options; do
     roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
     if grep -qF -- "$roff" "$PAGE"; then ok "the page describes $opt"; else fail "the page does not describe $opt (--help lists it)"; fi
+    # ... as an item of its own: a .TP tag line names it, so its text does
+    # not run on inside the item before.
+    if grep -A1 -x '\.TP' "$PAGE" | grep -v -x '\.TP' | grep -qF -- "$roff"; then ok "$opt has an item (.TP) of its own"
+    else fail "$opt has no .TP item of its own: its text runs on inside the one before"; fi
 done
 for section in NAME SYNOPSIS DESCRIPTION OPTIONS POLICY "EXIT STATUS" ENVIRONMENT EXAMPLES SECURITY; do
     if grep -qE "^\.SH \"?$section\"?$" "$PAGE"; then ok "section $section"; else fail "no section $section"; fi
