@@ -15,6 +15,8 @@ wsr_launch() {
     shift 2 # POLICY --
     on_blocked_host "$SUPERVISOR" --sandbox landlock --policy "$pol" -- "$@"
 }
+export -f wsr_launch on_blocked_host
+export SUPERVISOR NO_USERNS LL_HOST
 n=$(launches 100 30)
 wsr_phase same self "$n"
 if is_root && id has-tester >/dev/null 2>&1; then

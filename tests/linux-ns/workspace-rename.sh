@@ -13,11 +13,16 @@ wsr_launch() {
     shift 2 # POLICY --
     "$SUPERVISOR" --policy "$pol" -- "$@"
 }
+export -f wsr_launch
+export SUPERVISOR
 n=$(launches 100 30)
-wsr_phase same self "$n"
-if is_root && id has-tester >/dev/null 2>&1; then
-    wsr_phase cross has-tester "$n"
-else
-    echo "# cross: needs a root caller and the user has-tester: left out"
-fi
+phases() {
+    wsr_phase "same-$1" self "$n"
+    if is_root && id has-tester >/dev/null 2>&1; then
+        wsr_phase "cross-$1" has-tester "$n"
+    else
+        echo "# cross: needs a root caller and the user has-tester: left out"
+    fi
+}
+ns_both_mount_paths phases
 finish
