@@ -6,16 +6,16 @@
 # The supervisor is started in the workspace P/ws (a writable root inside
 # it, a denial in a directory of it too); a process that may write
 # P exchanges P/ws with P/priv (renameat2 RENAME_EXCHANGE, at random short
-# intervals) from a random moment of each launch until it ends; P/priv is a directory outside the workspace that
+# intervals) from a random moment of each launch's set-up until it ends; P/priv is a directory outside the workspace that
 # only the caller may write, laid out like it.  Every launch must build its sandbox on the directory it was
 # started in, or refuse (125): the workload tries to read the secret and to
 # write the hooks and priv under both names, and the host is checked after
 # every phase (secret never printed, hooks unchanged, nothing in priv).
 #
 # The script sets WSR_BASE (a directory for the phases) and defines and
-# exports (export -f, with what it reads) wsr_launch POLICY -- TARGET...
-# (one launch of its backend, in the current directory) before calling
-# wsr_phase.
+# exports (export -f, with what it reads) wsr_launch ARGS... (one launch of
+# its backend with the supervisor's ARGS, in the current directory) before
+# calling wsr_phase.
 
 WSR_SECRET="wsr-secret-$$-$RANDOM"
 WSR_PY="$HAS_SRCDIR/tests/workspace_race.py"
@@ -35,6 +35,10 @@ wsr_layout() {
     : >"$p/ws/.is-ws"
     : >"$p/priv/.is-priv"
     chmod 700 "$p/ws" "$p/priv"
+    # P is on the way to the denials: landlock's walk gives each of its
+    # entries a rule, and with these it lasts long enough to be raced
+    # after getcwd() (workspace_race.py waits 2 ms).
+    (cd "$p" && seq -f 'pad%g' 3000 | xargs touch)
     chmod 755 "$p"
     chown "$owner" "$p"
 }
@@ -49,9 +53,13 @@ wsr_phase() {
     wsr_layout "$p" "$owner"
     mkdir -p "$ctl"
     chmod 777 "$ctl"
-    local pol
-    pol=$(policy workspace_write false false \
-        "\"deniedReadPaths\":[\"$p/ws/secret\",\"$p/ws/conf/key\"],\"deniedWritePaths\":[\"$p/ws/hooks\"],\"allowedWritePaths\":[\"$p/ws/build\"]")
+    # Read denials that exist nowhere, sorted before the secret: linux-ns
+    # looks each one up before it masks the secret, so that the masks
+    # can be raced after getcwd() too (workspace_race.py waits 2 ms).
+    local pads
+    pads=$(seq -f "\"$p/ws/pad%g\"," 2000 | tr -d '\n')
+    policy workspace_write false false \
+        "\"deniedReadPaths\":[$pads\"$p/ws/secret\",\"$p/ws/conf/key\"],\"deniedWritePaths\":[\"$p/ws/hooks\"],\"allowedWritePaths\":[\"$p/ws/build\"]" >"$T_TMP/policy-$tag"
     # The workload's attempts, under both names and by the name it stands in.
     local work="for d in '$p/ws' '$p/priv'; do cat \"\$d/secret\" \"\$d/conf/key\"; echo pwn >\"\$d/pwn.\$\$\";
         echo pwn >\"\$d/hooks/h\"; echo pwn >\"\$d/build/pwn.\$\$\"; done
@@ -63,8 +71,8 @@ wsr_phase() {
     fi
     local fpid=$!
     # Launched from the real workspace, held by inode from here on.
-    counts=$(cd "$p/ws" && "$PY" "$WSR_PY" drive "$ctl" "$n" "$T_TMP/all-$tag" \
-        bash -c 'wsr_launch "$@"' wsr "$pol" -- /bin/sh -c "$work")
+    counts=$(cd "$p/ws" && "$PY" "$WSR_PY" drive "$ctl" "$n" "$T_TMP/all-$tag" "$T_TMP/policy-$tag" \
+        bash -c 'wsr_launch "$@"' wsr --policy-fd 9 -- /bin/sh -c "$work")
     touch "$ctl/stop"
     wait "$fpid"
     flips=$(cat "$T_TMP/flips-$tag")

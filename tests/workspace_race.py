@@ -6,17 +6,22 @@ CTL/seen); when it does not, put them back as they were and write that
 number to CTL/calm.  Ends when CTL/stop exists and prints how many
 exchanges it made.
 
-drive CTL N OUT CMD...: N launches of CMD, each started with the names
-as they were; CTL/go is made at a random moment of the launch, so that
-the exchanges race its set-up, and removed once the launch has ended and
-the flipper has seen it.  Every launch's output is appended to OUT; prints
+drive CTL N OUT POLICY_FILE CMD...: N launches of CMD, which reads the
+policy from descriptor 9 (--policy-fd 9).  Each reads it with the names as they were,
+and goes on (to getcwd() and the set-up) only when the driver ends it;
+CTL/go is made a random 2-12 ms later, so that the exchanges race the
+set-up and not the start, and removed once the launch has ended and the
+flipper has seen it.  Every launch's output is appended to OUT; prints
 "RAN REFUSED" (exit 125).
 """
 import ctypes
+import fcntl
 import os
 import random
 import subprocess
+import struct
 import sys
+import termios
 import time
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -69,13 +74,39 @@ def wait_for(path, text):
         time.sleep(0.0002)
 
 
-def drive(ctl, n, out, cmd):
+def unread(fd):
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+def released(policy, cmd, log):
+    """The launch, once it has read the whole policy from descriptor 9 and
+    waits for its end: from here on it takes the names as they are."""
+    r, w = os.pipe()
+    os.dup2(r, 9)
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(9,))
+    os.close(9)
+    os.close(r)
+    try:
+        os.write(w, policy)  # more than a pipe holds: as the launch reads it
+    except BrokenPipeError:
+        pass  # it failed before reading (the log says why)
+    while proc.poll() is None and unread(w):
+        time.sleep(0.0001)
+    os.close(w)
+    return proc
+
+
+def drive(ctl, n, out, policy_file, cmd):
+    with open(policy_file, "rb") as f:
+        policy = f.read()
     go, seen, calm = (os.path.join(ctl, f) for f in ("go", "seen", "calm"))
     ran = refused = 0
     with open(out, "ab") as log:
         for i in range(n):
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-            time.sleep(random.uniform(0, 0.012))  # a launch takes 10-20 ms
+            proc = released(policy, cmd, log)
+            # getcwd() follows the policy's end at once; the set-up takes
+            # 5-20 ms more.
+            time.sleep(random.uniform(0.002, 0.012))
             put(go, str(i))
             rc = proc.wait()
             wait_for(seen, str(i))  # it raced this launch's set-up
@@ -92,4 +123,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "flip":
         flip(*sys.argv[2:5])
     else:
-        drive(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:])
+        drive(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:])

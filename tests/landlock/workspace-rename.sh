@@ -10,11 +10,7 @@ ll_require
 WSR_BASE="$T_TMP/wsr"
 mkdir -p "$WSR_BASE"
 chmod 755 "$WSR_BASE"
-wsr_launch() {
-    local pol=$1
-    shift 2 # POLICY --
-    on_blocked_host "$SUPERVISOR" --sandbox landlock --policy "$pol" -- "$@"
-}
+wsr_launch() { on_blocked_host "$SUPERVISOR" --sandbox landlock "$@"; }
 export -f wsr_launch on_blocked_host
 export SUPERVISOR NO_USERNS LL_HOST
 n=$(launches 100 30)

@@ -8,11 +8,7 @@
 sandbox_require
 
 WSR_BASE=$(outside_dir)
-wsr_launch() {
-    local pol=$1
-    shift 2 # POLICY --
-    "$SUPERVISOR" --policy "$pol" -- "$@"
-}
+wsr_launch() { "$SUPERVISOR" "$@"; }
 export -f wsr_launch
 export SUPERVISOR
 n=$(launches 100 30)
