@@ -16,7 +16,8 @@
  * everything is read-only; a writable root is a mount point already).  The
  * set is sorted and deduplicated — 1,000 denials in one directory share its
  * anchors — so parents are pinned first, and each one is resolved by
- * descriptor (safe_path_open, no symlink) through the anchors above it.
+ * descriptor (safe_path_open, no symlink) through the anchors above it,
+ * from the held working directory when it lies beneath it (sp_root).
  *
  * Missing paths: a missing directory ends its chain (nothing below it exists
  * to be carried away; if a run creates it, the next run pins it).  A missing

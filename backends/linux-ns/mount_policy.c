@@ -28,7 +28,10 @@
  *   8. once the init is in the sandbox's network namespace: a fresh sysfs
  *      (mount_policy_sysfs), and the read denials beneath /sys again.
  * Each path list is merged first: duplicates and paths beneath another
- * entry of the same list add no mount.
+ * entry of the same list add no mount.  A path at or beneath the working
+ * directory is resolved from the directory the core holds, found at its
+ * name and checked to be it (sp_root, mount_ops.h): a rename of it during
+ * set-up fails the launch instead of moving a grant or a denial.
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
