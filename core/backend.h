@@ -10,7 +10,8 @@
  *
  * The sequence, run by core/launch.c once the policy is valid:
  *
- *   0. The core captures the workload's environment and cwd, then protects
+ *   0. The core captures the workload's environment and cwd (by descriptor
+ *      first: ctx->cwd_fd), then protects
  *      itself (non-dumpable, no core dumps, LD_* and DYLD_* removed from its
  *      own environment).  It refuses to go on unless the loaded backends,
  *      together, enforce every restriction the policy asks for (`enforces`).
@@ -94,6 +95,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* The rest of the contract: what the core gives a module besides this
@@ -219,7 +221,24 @@ struct sandbox_monitor {
 struct sandbox_ctx {
     const struct policy *policy;
     char *const *argv; /* target argv, NULL-terminated, argv[0] as given */
-    const char *cwd;   /* absolute working directory at launch */
+    const char *cwd;   /* absolute working directory at launch: its name */
+    /*
+     * The working directory itself: the core opens "." (close-on-exec,
+     * O_PATH where there is one) before anything reads a policy path or
+     * asks getcwd() for `cwd`, keeps it open for the supervisor's life (its
+     * inode cannot be reused) and records its identity.  `cwd` is only a
+     * name another process may rename at any moment, so a backend places
+     * the workspace and everything beneath it by descriptor: it resolves
+     * `cwd` (without symbolic links), accepts the result only if
+     * sandbox_is_cwd() says it is this directory, and resolves what lies
+     * beneath relative to that descriptor, never by the string again; at
+     * the last moment before its sandbox is sealed it checks once more
+     * (sandbox_cwd_check()).  Any mismatch is refused (125) with
+     * sandbox_cwd_moved()'s message.
+     */
+    int cwd_fd;
+    dev_t cwd_dev;
+    ino_t cwd_ino;
 
     /*
      * The workload's environment: captured before the supervisor scrubbed its
@@ -353,6 +372,15 @@ void sandbox_env_unset(struct sandbox_ctx *ctx, const char *name);
  * the host's loopback.  Return 0, or -1 when SANDBOX_MAX_LOOPBACK_GRANTS
  * are granted already. */
 int sandbox_grant_loopback_port(struct sandbox_ctx *ctx, unsigned short port);
+
+/* Whether `st` is the working directory (ctx->cwd_fd's identity). */
+bool sandbox_is_cwd(const struct sandbox_ctx *ctx, const struct stat *st);
+/* The one-line refusal for a working directory that `cwd` no longer leads
+ * to, into err[errlen]. */
+void sandbox_cwd_moved(const struct sandbox_ctx *ctx, char *err, size_t errlen);
+/* 0 when ctx->cwd still leads to the working directory, else -1 and
+ * sandbox_cwd_moved()'s message (or why it cannot be resolved). */
+int sandbox_cwd_check(const struct sandbox_ctx *ctx, char *err, size_t errlen);
 
 /* Overwrite a secret with zeros in a way the compiler may not drop (macOS's
  * libc has no explicit_bzero). */

@@ -1,10 +1,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -116,15 +118,36 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
     }
 }
 
+#ifndef O_PATH
+#define O_PATH O_RDONLY /* macOS: no O_PATH; a directory opens for reading */
+#endif
+
+/* The working directory by descriptor first, then its name, which must
+ * lead to it (backend.h, ctx->cwd_fd): a rename in between would give the
+ * backends the name of another directory. */
+static void launch_hold_cwd(struct sandbox_ctx *ctx, char *cwd, size_t cwd_size)
+{
+    struct stat st;
+    ctx->cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (ctx->cwd_fd < 0 || fstat(ctx->cwd_fd, &st) != 0)
+        diag_fatal("cannot open the working directory: %s", strerror(errno));
+    ctx->cwd_dev = st.st_dev;
+    ctx->cwd_ino = st.st_ino;
+    if (!getcwd(cwd, cwd_size))
+        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    ctx->cwd = cwd;
+    char err[SANDBOX_ERROR_MAX];
+    if (sandbox_cwd_check(ctx, err, sizeof err) != 0)
+        diag_fatal("%s", err);
+}
+
 void launch_ctx_init(struct sandbox_ctx *ctx, const struct policy *policy, const struct backend_set *backends,
                      char *const *argv, char *cwd, size_t cwd_size, char **env, size_t env_count,
                      int report_fd)
 {
-    if (!getcwd(cwd, cwd_size))
-        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    launch_hold_cwd(ctx, cwd, cwd_size);
     ctx->policy = policy;
     ctx->argv = argv;
-    ctx->cwd = cwd;
     ctx->env = env;
     ctx->env_count = env_count;
     ctx->monitor.pid = -1;

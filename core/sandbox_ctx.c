@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend.h"
 #include "explain_collect.h"
@@ -25,6 +26,36 @@ enum sandbox_result sandbox_fail(struct sandbox_ctx *ctx, const char *fmt, ...)
     if (n >= (int)sizeof ctx->error)
         memcpy(ctx->error + sizeof ctx->error - sizeof cut, cut, sizeof cut);
     return SANDBOX_FAIL;
+}
+
+bool sandbox_is_cwd(const struct sandbox_ctx *ctx, const struct stat *st)
+{
+    return S_ISDIR(st->st_mode) && st->st_dev == ctx->cwd_dev && st->st_ino == ctx->cwd_ino;
+}
+
+void sandbox_cwd_moved(const struct sandbox_ctx *ctx, char *err, size_t errlen)
+{
+    snprintf(err, errlen,
+             "working directory %s: that path no longer leads to the directory the supervisor was "
+             "started in (it, or a directory above it, was renamed or replaced while the sandbox was "
+             "set up); stop whatever renames it and start again from the workspace",
+             ctx->cwd);
+}
+
+int sandbox_cwd_check(const struct sandbox_ctx *ctx, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(ctx->cwd, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR) {
+            snprintf(err, errlen, "working directory %s: %s", ctx->cwd, strerror(errno));
+            return -1;
+        }
+        st.st_mode = 0; /* gone from its name: moved */
+    }
+    if (sandbox_is_cwd(ctx, &st))
+        return 0;
+    sandbox_cwd_moved(ctx, err, errlen);
+    return -1;
 }
 
 enum sandbox_result sandbox_hook_noop(struct sandbox_ctx *ctx)

@@ -186,6 +186,8 @@ static enum sandbox_result enter_layer(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "cannot create the Landlock ruleset (ABI %d): %s", state.abi,
                             strerror(errno));
     int rc = fs_ruleset_add(ruleset, state.abi, &state.fs, NULL, err, sizeof err); /* no broker of ours */
+    if (rc == 0)
+        rc = sandbox_cwd_check(ctx, err, sizeof err); /* the last moment (backend.h, cwd_fd) */
     if (rc == 0 && landlock_restrict_self(ruleset) != 0) {
         snprintf(err, sizeof err, "cannot enter the Landlock domain (landlock_restrict_self): %s",
                  strerror(errno));
@@ -247,7 +249,10 @@ static enum sandbox_result ll_harden(struct sandbox_ctx *ctx)
         return fd_close_except(NULL, 0, err, sizeof err) != 0 ? sandbox_fail(ctx, "%s", err) : SANDBOX_OK;
     int keep[2] = {state.ruleset < state.link ? state.ruleset : state.link,
                    state.ruleset < state.link ? state.link : state.ruleset};
-    if (fd_close_except(keep, 2, err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0)
+    /* The last moment: the name still leads to the directory the rules
+     * were made for (backend.h, cwd_fd). */
+    if (fd_close_except(keep, 2, err, sizeof err) != 0 || caps_drop_all(err, sizeof err) != 0 ||
+        sandbox_cwd_check(ctx, err, sizeof err) != 0)
         return sandbox_fail(ctx, "%s", err);
     if (landlock_restrict_self(state.ruleset) != 0)
         return sandbox_fail(ctx, "cannot enter the Landlock domain (landlock_restrict_self): %s",

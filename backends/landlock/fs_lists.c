@@ -83,6 +83,9 @@ int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *er
     out->no_read = calloc(dr->count + 1, sizeof *out->no_read);
     if (!out->writable || !out->write_denied || !out->no_read)
         goto oom;
+    out->cwd = ctx->cwd;
+    out->cwd_dev = ctx->cwd_dev;
+    out->cwd_ino = ctx->cwd_ino;
     size_t w = 0, nd = 0, nr = 0; /* each list stays NULL-terminated (calloc) */
     append_all(out->writable, &w, &p->allowed_write_paths);
     if (policy_mode_writes_cwd(p->mode))

@@ -67,6 +67,7 @@ uint64_t fs_rights_handled(int abi)
 /* ---- the walk ------------------------------------------------------------ */
 
 struct walk {
+    const struct fs_lists *l;
     int ruleset;
     uint64_t rights;
     const char *what;           /* "read" or "write", for messages */
@@ -89,6 +90,29 @@ static int add_rule(struct walk *w, int fd, const struct stat *st, const char *p
 }
 
 static int grant(struct walk *w, int fd, const char *path, const char *const *excl, size_t n);
+
+/* The working directory is met at its name and nowhere else (backend.h,
+ * cwd_fd): renamed during the walk, or a decoy renamed into its place, a
+ * rule would grant it whole or exclude the denials from the wrong
+ * directory.  Another name of it (a bind mount) would carry a rule on its
+ * inode to everything beneath it, its denials too. */
+static int cwd_met(const struct walk *w, const struct stat *st, const char *path)
+{
+    if (!w->l->cwd)
+        return 0; /* lists made by hand (the unit tests) */
+    bool is_cwd = S_ISDIR(st->st_mode) && st->st_dev == w->l->cwd_dev && st->st_ino == w->l->cwd_ino;
+    bool at_cwd = strcmp(path, w->l->cwd) == 0;
+    if (is_cwd == at_cwd || strcmp(w->l->cwd, "/") == 0)
+        return 0;
+    if (at_cwd)
+        return path_resolve_error("working directory", path, PATH_ERR_CWD_MOVED, "", w->err, w->errlen);
+    snprintf(w->err, w->errlen,
+             "working directory %s: met again at %s (renamed while the sandbox was set up, or another "
+             "mount of it), where a %s rule would reach its denied paths; stop whatever renames it, or "
+             "deny that path too",
+             w->l->cwd, path, w->what);
+    return -1;
+}
 
 /* Grant every entry of directory `fd` (at `path`) but the excluded ones,
  * excl[0..n) in path order. */
@@ -132,6 +156,8 @@ static int grant(struct walk *w, int fd, const char *path, const char *const *ex
         snprintf(w->err, w->errlen, "cannot stat %s: %s", path, strerror(errno));
         return -1;
     }
+    if (cwd_met(w, &st, path) != 0)
+        return -1;
     bool denied_itself = n > 0 && strcmp(excl[0], path) == 0; /* path order: it comes first */
     if (denied_itself && !S_ISLNK(st.st_mode))
         return 0;
@@ -329,7 +355,8 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
         snprintf(err, errlen, "out of memory building the Landlock ruleset");
         return -1;
     }
-    struct walk reads = {.ruleset = ruleset,
+    struct walk reads = {.l = l,
+                         .ruleset = ruleset,
                          .rights = handled & READ_CLASS,
                          .what = "read",
                          .anchors = anchors,
@@ -346,7 +373,8 @@ int fs_ruleset_add(int ruleset, int abi, const struct fs_lists *l, struct fs_anc
      * /dev is not -- unless a read-denial above it wins. */
     if (rc == 0)
         rc = grant_roots(&reads, l, l->no_read, true, excl);
-    struct walk writes = {.ruleset = ruleset,
+    struct walk writes = {.l = l,
+                          .ruleset = ruleset,
                           .rights = handled & ~(uint64_t)READ_CLASS,
                           .what = "write",
                           .anchors = anchors,

@@ -36,8 +36,13 @@
 /* The paths the policy's filesystem rules are made of (each list
  * NULL-terminated). */
 struct fs_lists {
-    const char **writable;     /* writable roots, the workspace included */
-    const char *workspace;     /* the one that is the working directory, or NULL */
+    const char **writable; /* writable roots, the workspace included */
+    const char *workspace; /* the one that is the working directory, or NULL */
+    /* The working directory by identity (backend.h, cwd_fd), whatever the
+     * mode: the walks accept it at its name only, and nothing else there. */
+    const char *cwd; /* NULL: none */
+    dev_t cwd_dev;
+    ino_t cwd_ino;
     const char **write_denied; /* deniedWritePaths */
     const char **no_read;      /* deniedReadPaths */
     /* Where no write is granted: deniedWritePaths, deniedReadPaths, and the

@@ -236,8 +236,11 @@ bool mount_is_host_object_fs(const char *fstype);
 int keyring_join_fresh_session(char *err, size_t errlen);
 
 /* paths.c: "FIELD: PATH: why" for a policy path that did not resolve with `error`
- * (an errno); `link_risk` says what a symbolic link there would do.
- * Returns -1. */
+ * (an errno, or PATH_ERR_CWD_MOVED); `link_risk` says what a symbolic link
+ * there would do.  Returns -1. */
+/* Not an errno (those end at 4095): the working directory's name led to
+ * another directory than the one the supervisor holds (backend.h, cwd_fd). */
+#define PATH_ERR_CWD_MOVED 4096
 int path_resolve_error(const char *field, const char *path, int error, const char *link_risk, char *err,
                        size_t errlen);
 

@@ -214,6 +214,19 @@ static enum sandbox_result ns_enter(struct sandbox_ctx *ctx)
     return SANDBOX_OK;
 }
 
+/* The last moment before the workload runs: the name just entered is the
+ * directory the supervisor holds (backend.h, cwd_fd), not one renamed into
+ * its place after the view was built. */
+static enum sandbox_result cwd_is_held(struct sandbox_ctx *ctx)
+{
+    struct stat st;
+    if (stat(".", &st) == 0 && sandbox_is_cwd(ctx, &st))
+        return SANDBOX_OK;
+    char err[SANDBOX_ERROR_MAX];
+    sandbox_cwd_moved(ctx, err, sizeof err);
+    return sandbox_fail(ctx, "%s", err);
+}
+
 static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
 {
     char err[SANDBOX_ERROR_MAX];
@@ -240,7 +253,7 @@ static enum sandbox_result ns_harden(struct sandbox_ctx *ctx)
         return sandbox_fail(ctx, "working directory %s is not reachable inside the sandbox: %s%s", ctx->cwd,
                             strerror(errno),
                             errno == ENOENT ? " (is it under a deniedReadPaths entry?)" : "");
-    return SANDBOX_OK;
+    return cwd_is_held(ctx);
 }
 
 SANDBOX_BACKEND_DEFINE(linux_ns_backend) = {

@@ -16,7 +16,8 @@
  * everything is read-only; a writable root is a mount point already).  The
  * set is sorted and deduplicated — 1,000 denials in one directory share its
  * anchors — so parents are pinned first, and each one is resolved by
- * descriptor (safe_path_open, no symlink) through the anchors above it.
+ * descriptor (safe_path_open, no symlink) through the anchors above it,
+ * from the held working directory when it lies beneath it (sp_root).
  *
  * Missing paths: a missing directory ends its chain (nothing below it exists
  * to be carried away; if a run creates it, the next run pins it).  A missing
@@ -140,7 +141,7 @@ static const char *why(int error)
                : strerror(error);
 }
 
-static int pin(int root_fd, bool legacy, const struct anchor *a, char *err, size_t errlen)
+static int pin(struct sp_root *at, bool legacy, const struct anchor *a, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     if (a->len >= sizeof path) {
@@ -150,9 +151,11 @@ static int pin(int root_fd, bool legacy, const struct anchor *a, char *err, size
     memcpy(path, a->path, a->len);
     path[a->len] = '\0';
     struct sp_node dir;
-    int e = safe_path_open(root_fd, path + 1, &dir);
+    int e = sp_root_open(at, path, &dir);
     if (e == -ENOENT || e == -ENOTDIR)
         return 0; /* missing: nothing below it exists to be carried away */
+    if (e == -PATH_ERR_CWD_MOVED)
+        return path_resolve_error(a->field, path, -e, "", err, errlen);
     if (e != 0) {
         snprintf(err, errlen, "%s: %s (a directory on the way to a denied path): %s", a->field, path,
                  why(-e));
@@ -174,7 +177,7 @@ struct parent_cache {
     bool valid; /* dir names the cached lookup */
 };
 
-static int parent_fd(int root_fd, const char *path, size_t dlen, struct parent_cache *c)
+static int parent_fd(struct sp_root *at, const char *path, size_t dlen, struct parent_cache *c)
 {
     if (c->valid && strlen(c->dir) == dlen && strncmp(c->dir, path, dlen) == 0)
         return c->fd;
@@ -187,7 +190,7 @@ static int parent_fd(int root_fd, const char *path, size_t dlen, struct parent_c
     memcpy(c->dir, path, dlen);
     c->dir[dlen] = '\0';
     struct sp_node node;
-    if (safe_path_open(root_fd, dlen ? c->dir + 1 : ".", &node) == 0) {
+    if (sp_root_open(at, dlen ? c->dir : "/", &node) == 0) {
         c->fd = node.fd; /* keep the directory, not its parent */
         node.fd = -1;
         safe_path_close(&node);
@@ -196,7 +199,7 @@ static int parent_fd(int root_fd, const char *path, size_t dlen, struct parent_c
 }
 
 /* A denied file must have no other name (see the top of the file). */
-static int check_links(int root_fd, const struct string_list *list, const char *field, char *err,
+static int check_links(struct sp_root *at, const struct string_list *list, const char *field, char *err,
                        size_t errlen)
 {
     struct parent_cache c = {.fd = -1};
@@ -204,7 +207,7 @@ static int check_links(int root_fd, const struct string_list *list, const char *
     for (size_t i = 0; rc == 0 && i < list->count; i++) {
         const char *path = list->items[i];
         const char *slash = strrchr(path, '/');
-        int dir = parent_fd(root_fd, path, (size_t)(slash - path), &c);
+        int dir = parent_fd(at, path, (size_t)(slash - path), &c);
         struct stat st;
         if (dir < 0 || !slash[1] || fstatat(dir, slash + 1, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue; /* missing (or refused by the mask or bind itself) */
@@ -221,9 +224,10 @@ static int check_links(int root_fd, const struct string_list *list, const char *
     return rc;
 }
 
-int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p, char *err,
-                   size_t errlen)
+int denial_anchors(struct sp_root *at, bool legacy, const char *const *roots, const struct policy *p,
+                   char *err, size_t errlen)
 {
+    sp_root_forget(at); /* resolved again, through the writable roots' binds */
     size_t n = 0;
     struct anchor *a = collect(p, roots, &n);
     if (!a) {
@@ -232,9 +236,9 @@ int denial_anchors(int root_fd, bool legacy, const char *const *roots, const str
     }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = pin(root_fd, legacy, &a[i], err, errlen);
+        rc = pin(at, legacy, &a[i], err, errlen);
     free(a);
     for (int w = 0; rc == 0 && w < 2; w++)
-        rc = check_links(root_fd, denied(p, w), FIELDS[w], err, errlen);
+        rc = check_links(at, denied(p, w), FIELDS[w], err, errlen);
     return rc;
 }

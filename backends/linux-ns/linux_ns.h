@@ -141,8 +141,9 @@ const char *scratch_tmp_covering(const struct scratch_plan *plan, const char *pa
 /* denial_anchor.c: make every directory between a writable root (`roots`,
  * NULL-terminated) and a denied path a mount point, so that no rename or
  * exchange can move a denial; refuse a denied file with other hard links. */
-int denial_anchors(int root_fd, bool legacy, const char *const *roots, const struct policy *p, char *err,
-                   size_t errlen);
+struct sp_root;
+int denial_anchors(struct sp_root *at, bool legacy, const char *const *roots, const struct policy *p,
+                   char *err, size_t errlen);
 
 /* backend.c: what prepare() refuses for this policy (NULL: nothing), and
  * whether the mounts take the legacy path (for --explain too). */

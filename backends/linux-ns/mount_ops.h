@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "backend.h"
 #include "linux_common.h"
 
 /* A resolved path: the O_PATH descriptor of the object, and of its parent
@@ -55,7 +56,32 @@ void safe_path_cache_close(struct sp_dir_cache *cache);
 /* The object now at parent/name (a mount made on it is crossed), O_PATH. */
 int safe_path_reopen(const struct sp_node *node);
 
-/* "/proc/self/fd/N" for `fd`. */
+/*
+ * Where policy paths are resolved: "/" of the view, and the working
+ * directory by identity (backend.h, cwd_fd).  A path at or beneath `cwd` is
+ * resolved from the working directory found at `cwd` now and checked to be
+ * it (dev, ino), so that a rename of it or of a directory above it during
+ * set-up cannot move a grant or a denial onto another directory: the
+ * result is the object beneath the held directory, or PATH_ERR_CWD_MOVED.
+ */
+struct sp_root {
+    int root_fd;
+    const char *cwd; /* NULL: none (every path from root_fd) */
+    dev_t cwd_dev;
+    ino_t cwd_ino;
+    int cwd_fd; /* the working directory as resolved last, or -1 */
+};
+void sp_root_init(struct sp_root *r, int root_fd, const struct sandbox_ctx *ctx);
+/* `path`: absolute, normal form.  0, or -errno, or -PATH_ERR_CWD_MOVED.
+ * Opening a path at or above `cwd` forgets the resolved working directory
+ * (the caller is about to mount there: the next path beneath it must cross
+ * that mount). */
+int sp_root_open(struct sp_root *r, const char *path, struct sp_node *out);
+/* The working directory, resolved now if it is not (for relative lookups
+ * that stay beneath it: safe_path_open_cached); -errno on failure. */
+int sp_root_cwd(struct sp_root *r);
+/* Forget the resolved working directory (before a stage that mounts). */
+void sp_root_forget(struct sp_root *r);
 
 enum bind_mode {
     BIND_RW,   /* writable, submounts included (where the kernel allows) */

@@ -28,7 +28,10 @@
  *   8. once the init is in the sandbox's network namespace: a fresh sysfs
  *      (mount_policy_sysfs), and the read denials beneath /sys again.
  * Each path list is merged first: duplicates and paths beneath another
- * entry of the same list add no mount.
+ * entry of the same list add no mount.  A path at or beneath the working
+ * directory is resolved from the directory the core holds, found at its
+ * name and checked to be it (sp_root, mount_ops.h): a rename of it during
+ * set-up fails the launch instead of moving a grant or a denial.
  * The workload then chdir()s to its working directory again (backend.c), so
  * `./file` resolves through the new mounts.
  *
@@ -54,6 +57,7 @@
 struct view {
     int root_fd;
     bool legacy;
+    struct sp_root at; /* the working directory by identity (mount_ops.h) */
 };
 
 static int resolve_error(const char *field, const char *path, int error, char *err, size_t errlen)
@@ -81,11 +85,11 @@ static bool bind_may_hold_kernel_fs(const struct view *v, const struct sp_node *
 
 /* Bind `path` over itself, writable or read-only; *kernel_fs (if not
  * NULL) becomes true when the bind may hold a kernel filesystem. */
-static int bind_in_place(const struct view *v, const char *field, const char *path, enum bind_mode mode,
+static int bind_in_place(struct view *v, const char *field, const char *path, enum bind_mode mode,
                          bool *kernel_fs, char *err, size_t errlen)
 {
     struct sp_node node;
-    int e = safe_path_open(v->root_fd, path[1] ? path + 1 : ".", &node);
+    int e = sp_root_open(&v->at, path, &node);
     if (e != 0)
         return resolve_error(field, path, -e, err, errlen);
     int rc = mnt_bind(v->legacy, &node, &node, mode, path, err, errlen);
@@ -121,8 +125,8 @@ const char **mount_policy_roots(const struct sandbox_ctx *ctx)
 
 /* The writable roots; *kernel_fs: whether one of them may hold a kernel
  * filesystem, now writable. */
-static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, const char **roots,
-                          bool *kernel_fs, char *err, size_t errlen)
+static int writable_roots(struct view *v, const struct sandbox_ctx *ctx, const char **roots, bool *kernel_fs,
+                          char *err, size_t errlen)
 {
     int rc = 0;
     for (size_t i = 0; rc == 0 && roots[i]; i++) {
@@ -140,8 +144,9 @@ static int writable_roots(const struct view *v, const struct sandbox_ctx *ctx, c
     return rc;
 }
 
-static int write_denials(const struct view *v, const struct policy *p, char *err, size_t errlen)
+static int write_denials(struct view *v, const struct policy *p, char *err, size_t errlen)
 {
+    sp_root_forget(&v->at); /* resolved again, through the anchors */
     const char **paths = mount_policy_merged(&p->denied_write_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
@@ -176,17 +181,33 @@ static int dir_mask(const struct view *v, struct sp_node *mask, const struct sp_
     return 0;
 }
 
+/* A read-denied path: beneath the working directory from it (one cache
+ * for those, one for the rest of the tree: each keyed by its base). */
+static int open_read_denied(struct view *v, const char *path, struct sp_dir_cache cache[2],
+                            struct sp_node *dst)
+{
+    const char *cwd = v->at.cwd;
+    if (!cwd || !policy_path_at_or_beneath(path, cwd))
+        return safe_path_open_cached(v->root_fd, path + 1, &cache[0], dst);
+    size_t n = strlen(cwd);
+    int base = path[n] ? sp_root_cwd(&v->at) : -1;
+    if (!path[n] || base < 0)
+        return path[n] ? base : sp_root_open(&v->at, path, dst);
+    return safe_path_open_cached(base, path + n + 1, &cache[1], dst);
+}
+
 /* Mask the read-denied paths (only those beneath `within`, if not NULL). */
-static int read_denials(const struct view *v, const struct policy *p, const struct sp_node *devnull,
+static int read_denials(struct view *v, const struct policy *p, const struct sp_node *devnull,
                         const char *within, char *err, size_t errlen)
 {
+    sp_root_forget(&v->at);
     const char **paths = mount_policy_merged(&p->denied_read_paths, NULL);
     if (!paths) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     struct sp_node mask = {.parent = -1, .fd = -1};
-    struct sp_dir_cache cache = {.fd = -1};
+    struct sp_dir_cache cache[2] = {{.fd = -1}, {.fd = -1}};
     int rc = 0;
     for (size_t i = 0; rc == 0 && paths[i]; i++) {
         if (within && !policy_path_at_or_beneath(paths[i], within))
@@ -199,7 +220,7 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
             break;
         }
         struct sp_node dst;
-        int e = safe_path_open_cached(v->root_fd, paths[i] + 1, &cache, &dst);
+        int e = open_read_denied(v, paths[i], cache, &dst);
         if (e == -ENOENT || e == -ENOTDIR)
             continue; /* absent (or already under a mask): nothing to hide */
         if (e != 0) {
@@ -214,7 +235,9 @@ static int read_denials(const struct view *v, const struct policy *p, const stru
     }
     if (mask.fd >= 0)
         close(mask.fd);
-    safe_path_cache_close(&cache);
+    safe_path_cache_close(&cache[0]);
+    safe_path_cache_close(&cache[1]);
+    sp_root_forget(&v->at);
     free(paths);
     return rc;
 }
@@ -276,6 +299,7 @@ static bool root_is_writable_root(const char **roots)
 
 static void close_view(struct view *v)
 {
+    sp_root_forget(&v->at);
     if (v->root_fd >= 0)
         close(v->root_fd);
 }
@@ -289,11 +313,13 @@ static int reopen_devnull(const struct view *v, struct sp_node *devnull, char *e
 }
 
 /* The view the mounts are made in: "/" and /dev/null, held open. */
-static int open_view(struct view *v, bool legacy, struct sp_node *devnull, char *err, size_t errlen)
+static int open_view(struct view *v, const struct sandbox_ctx *ctx, bool legacy, struct sp_node *devnull,
+                     char *err, size_t errlen)
 {
     *v = (struct view){.legacy = legacy};
     *devnull = (struct sp_node){.parent = -1, .fd = -1};
     v->root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    sp_root_init(&v->at, v->root_fd, ctx);
     if (v->root_fd < 0) {
         snprintf(err, errlen, "cannot open /: %s", strerror(errno));
         return -1;
@@ -358,7 +384,7 @@ static int masks(const struct linux_ns_state *st, const struct sandbox_ctx *ctx,
                  struct sp_node *devnull, const char **roots, char *err, size_t errlen)
 {
     const struct policy *p = ctx->policy;
-    if (denial_anchors(v->root_fd, v->legacy, roots, p, err, errlen) != 0 ||
+    if (denial_anchors(&v->at, v->legacy, roots, p, err, errlen) != 0 ||
         write_denials(v, p, err, errlen) != 0 ||
         (!test_skips_read_denials() && read_denials(v, p, devnull, NULL, err, errlen) != 0) ||
         host_ipc_mask_sockets(ctx, &st->sockets, devnull, v->legacy, err, errlen) != 0 ||
@@ -379,7 +405,7 @@ int mount_policy_apply(const struct linux_ns_state *st, const struct sandbox_ctx
     struct sp_node devnull;
     int rc = -1;
     const char **roots = NULL;
-    if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) != 0)
+    if (open_view(&v, ctx, st->legacy_mounts, &devnull, err, errlen) != 0)
         goto out;
     if (!(roots = mount_policy_roots(ctx))) {
         snprintf(err, errlen, "out of memory");
@@ -407,7 +433,7 @@ int mount_policy_sysfs(const struct linux_ns_state *st, const struct sandbox_ctx
     struct view v;
     struct sp_node devnull;
     int rc = -1;
-    if (open_view(&v, st->legacy_mounts, &devnull, err, errlen) == 0 &&
+    if (open_view(&v, ctx, st->legacy_mounts, &devnull, err, errlen) == 0 &&
         kernel_fs_own_sysfs(v.root_fd, err, errlen) == 0 &&
         /* the masks under /sys were made on the sysfs now covered */
         read_denials(&v, ctx->policy, &devnull, "/sys", err, errlen) == 0)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "mount_ops.h"
+#include "policy_paths.h"
 
 #ifndef RESOLVE_NO_MAGICLINKS
 #define RESOLVE_NO_MAGICLINKS 0x02
@@ -189,4 +190,58 @@ void safe_path_close(struct sp_node *node)
     if (node->parent >= 0 && !node->borrowed_parent)
         close(node->parent);
     node->fd = node->parent = -1;
+}
+
+void sp_root_init(struct sp_root *r, int root_fd, const struct sandbox_ctx *ctx)
+{
+    *r = (struct sp_root){.root_fd = root_fd, .cwd_fd = -1};
+    if (ctx && strcmp(ctx->cwd, "/") != 0) /* "/" cannot be renamed */
+        *r = (struct sp_root){root_fd, ctx->cwd, ctx->cwd_dev, ctx->cwd_ino, -1};
+}
+
+void sp_root_forget(struct sp_root *r)
+{
+    if (r->cwd_fd >= 0)
+        close(r->cwd_fd);
+    r->cwd_fd = -1;
+}
+
+/* The working directory at its name now, checked to be the held one. */
+static int open_cwd(const struct sp_root *r, struct sp_node *out)
+{
+    int e = safe_path_open(r->root_fd, r->cwd + 1, out);
+    if (e != 0)
+        return e == -ENOENT || e == -ENOTDIR ? -PATH_ERR_CWD_MOVED : e;
+    if (S_ISDIR(out->st.st_mode) && out->st.st_dev == r->cwd_dev && out->st.st_ino == r->cwd_ino)
+        return 0;
+    safe_path_close(out);
+    return -PATH_ERR_CWD_MOVED;
+}
+
+int sp_root_cwd(struct sp_root *r)
+{
+    if (r->cwd_fd >= 0)
+        return r->cwd_fd;
+    struct sp_node node;
+    int e = open_cwd(r, &node);
+    if (e != 0)
+        return e;
+    r->cwd_fd = node.fd; /* keep the directory, not its parent */
+    node.fd = -1;
+    safe_path_close(&node);
+    return r->cwd_fd;
+}
+
+int sp_root_open(struct sp_root *r, const char *path, struct sp_node *out)
+{
+    bool beneath = r->cwd && policy_path_at_or_beneath(path, r->cwd);
+    if (r->cwd && policy_path_at_or_beneath(r->cwd, path))
+        sp_root_forget(r); /* a mount on it or above is coming */
+    if (!beneath)
+        return safe_path_open(r->root_fd, path[1] ? path + 1 : ".", out);
+    size_t n = strlen(r->cwd);
+    if (!path[n])
+        return open_cwd(r, out); /* with its parent: mounts are made on it */
+    int base = sp_root_cwd(r);
+    return base < 0 ? base : safe_path_open(base, path + n + 1, out);
 }

@@ -170,6 +170,11 @@ static enum sandbox_result seatbelt_harden(struct sandbox_ctx *ctx)
     struct seatbelt_state *st = state_of(ctx);
     if (!st)
         return SANDBOX_OK; /* full_access */
+    /* The profile names the workspace by path: that path must still lead
+     * to the directory the supervisor was started in (backend.h, cwd_fd). */
+    char moved[SANDBOX_ERROR_MAX];
+    if (sandbox_cwd_check(ctx, moved, sizeof moved) != 0)
+        return sandbox_fail(ctx, "%s", moved);
     char *error = NULL;
     if (sandbox_init(st->profile, SEATBELT_PROFILE_STRING, &error) != 0) {
         char why[SANDBOX_ERROR_MAX];

@@ -25,7 +25,7 @@ tests_core_test_backend_set_LDADD = $(CUNIT_LIBS)
 $(tests_core_test_backend_set_OBJECTS): core/backend_abi.h
 UNIT_TESTS += tests/core/test_backend_set
 
-EXTRA_DIST += tests/lib.sh tests/cunit_run.h tests/core/policy-corpus
+EXTRA_DIST += tests/lib.sh tests/lib-workspace-race.sh tests/workspace_race.py tests/cunit_run.h tests/core/policy-corpus
 
 BINARY_TESTS += tests/core/cli.sh tests/core/status.sh tests/core/linkage.sh tests/core/manpage.sh tests/core/no-outside-refs.sh
 # The shell scripts stay shellcheck-clean (a skip without shellcheck).

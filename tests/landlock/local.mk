@@ -2,7 +2,7 @@
 # where no user namespace can be made (lib-landlock.sh).
 LANDLOCK_TESTS = tests/landlock/filesystem.sh tests/landlock/network.sh tests/landlock/attacks.sh \
 	tests/landlock/top-level.sh tests/landlock/real-work.sh tests/landlock/broker-attacks.sh \
-	tests/landlock/max-userns-0.sh tests/landlock/device-nodes.sh
+	tests/landlock/max-userns-0.sh tests/landlock/device-nodes.sh tests/landlock/workspace-rename.sh
 if HOST_LINUX
 check_PROGRAMS += tests/landlock/helpers/no_userns
 tests_landlock_helpers_no_userns_SOURCES = tests/landlock/helpers/no_userns.c

@@ -176,7 +176,24 @@ static void test_decide_cases(void)
     CU_ASSERT_EQUAL_FATAL(fs_anchors_init(&pinned), 0);
     CU_ASSERT_EQUAL_FATAL(fs_anchors_init(&none), 0);
     pinned.plan = none.plan = true;
+    struct stat st;
+    CU_ASSERT_EQUAL_FATAL(stat(w0, &st), 0);
+    l.cwd = w0; /* the working directory, and at its name the directory held */
+    l.cwd_dev = st.st_dev;
+    l.cwd_ino = st.st_ino;
     CU_ASSERT_EQUAL_FATAL(fs_ruleset_plan(1, &l, &pinned, err, sizeof err), 0);
+    /* Held, the working directory is another one, which the walk meets
+     * under another name (renamed during set-up): refused. */
+    struct fs_anchors moved;
+    struct stat other;
+    CU_ASSERT_EQUAL_FATAL(stat(scratch, &other), 0);
+    CU_ASSERT_EQUAL_FATAL(fs_anchors_init(&moved), 0);
+    moved.plan = true;
+    l.cwd_ino = other.st_ino;
+    CU_ASSERT_NOT_EQUAL(fs_ruleset_plan(1, &l, &moved, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "met again at"));
+    fs_anchors_close(&moved);
+    l.cwd_ino = st.st_ino;
 
     CU_ASSERT_FALSE(decide(&l, &pinned, at("dir/file"), false, "deniedReadPaths"));
     CU_ASSERT_FALSE(decide(&l, &pinned, at("dir/file"), true, "deniedReadPaths"));

@@ -21,7 +21,8 @@ LINUX_NS_TESTS = \
 	tests/linux-ns/traceme.sh \
 	tests/linux-ns/scratch.sh \
 	tests/linux-ns/user-limits.sh \
-	tests/linux-ns/uid-scratch-attacks.sh
+	tests/linux-ns/uid-scratch-attacks.sh \
+	tests/linux-ns/workspace-rename.sh
 if HOST_LINUX
 check_PROGRAMS += tests/linux-ns/helpers/ns_attack
 tests_linux_ns_helpers_ns_attack_SOURCES = tests/linux-ns/helpers/ns_attack.c

@@ -157,6 +157,45 @@ static void test_open_cached(void)
     CU_ASSERT_EQUAL(cache.fd, -1);
 }
 
+/* sp_root: beneath the working directory from the held one; its name
+ * leading to another directory is PATH_ERR_CWD_MOVED. */
+static void test_root_by_identity(void)
+{
+    char cwd[128], file[160];
+    snprintf(cwd, sizeof cwd, "%s/dir", scratch);
+    snprintf(file, sizeof file, "%s/file", cwd);
+    struct stat held, real;
+    CU_ASSERT_EQUAL_FATAL(stat(cwd, &held), 0);
+    CU_ASSERT_EQUAL_FATAL(stat(file, &real), 0);
+    struct sandbox_ctx ctx = {.cwd = cwd, .cwd_dev = held.st_dev, .cwd_ino = held.st_ino};
+    struct sp_root r;
+    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    sp_root_init(&r, root, &ctx);
+    struct sp_node n;
+    CU_ASSERT_EQUAL_FATAL(sp_root_open(&r, cwd, &n), 0); /* itself, with its parent for a mount */
+    CU_ASSERT_TRUE(n.parent >= 0 && n.st.st_ino == held.st_ino);
+    safe_path_close(&n);
+    CU_ASSERT_TRUE(sp_root_cwd(&r) >= 0);
+    /* Renamed, another directory in its place: what lies beneath still
+     * resolves from the one resolved before ... */
+    CU_ASSERT_EQUAL_FATAL(renameat(base, "dir", base, "moved"), 0);
+    CU_ASSERT_EQUAL_FATAL(mkdirat(base, "dir", 0700), 0);
+    CU_ASSERT_EQUAL(sp_root_open(&r, file, &n), 0);
+    CU_ASSERT_EQUAL(n.st.st_ino, real.st_ino);
+    safe_path_close(&n);
+    /* ... and, found again by name, is refused. */
+    sp_root_forget(&r);
+    CU_ASSERT_EQUAL(sp_root_open(&r, file, &n), -PATH_ERR_CWD_MOVED);
+    CU_ASSERT_EQUAL(sp_root_open(&r, cwd, &n), -PATH_ERR_CWD_MOVED);
+    unlinkat(base, "dir", AT_REMOVEDIR);
+    CU_ASSERT_EQUAL(sp_root_open(&r, file, &n), -PATH_ERR_CWD_MOVED); /* gone from its name */
+    CU_ASSERT_EQUAL_FATAL(renameat(base, "moved", base, "dir"), 0);
+    CU_ASSERT_EQUAL(sp_root_open(&r, file, &n), 0);
+    safe_path_close(&n);
+    sp_root_forget(&r);
+    close(root);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -169,5 +208,6 @@ int main(void)
     CU_add_test(s, "a plain path resolves to descriptors", test_open_plain);
     CU_add_test(s, "a symbolic link anywhere is refused", test_open_refuses_links);
     CU_add_test(s, "siblings share the cached parent", test_open_cached);
+    CU_add_test(s, "the working directory by identity", test_root_by_identity);
     return cunit_run_registry();
 }
