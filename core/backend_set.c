@@ -253,3 +253,11 @@ int backend_set_check_needs(const struct backend_set *set, unsigned required, ch
     }
     return 0;
 }
+
+const struct sandbox_backend *backend_set_unselected_enforcing(const struct backend_set *set, unsigned bit)
+{
+    for (size_t i = 0; i < set->unselected_count; i++)
+        if (set->unselected[i]->enforces & bit)
+            return set->unselected[i];
+    return NULL;
+}

@@ -51,6 +51,10 @@ int backends_load(struct backend_set *set, const struct cli_options *opts, char 
  */
 int backend_set_select(struct backend_set *set, const char *name, char *err, size_t errlen);
 
+/* An unselected boundary backend of the build that enforces `bit` (enum
+ * sandbox_enforcement), or NULL: the way out a refusal can name. */
+const struct sandbox_backend *backend_set_unselected_enforcing(const struct backend_set *set, unsigned bit);
+
 /* For --help: one line per sandbox backend of the set, each starting with
  * `indent`: "NAME (the default): summary". */
 void backend_set_describe(const struct backend_set *set, const char *indent, char *out, size_t size);

@@ -65,10 +65,17 @@ int launch_check_coverage(const struct policy *policy, const struct backend_set 
     unsigned missing = required & ~backend_set_enforces(set);
     if (missing) {
         unsigned bit = missing & -missing;
-        snprintf(err, errlen,
-                 "no enforcement backend in this build enforces %s (%zu backend%s loaded); "
-                 "refusing to run the target without it",
-                 enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
+        const struct sandbox_backend *other = backend_set_unselected_enforcing(set, bit);
+        if (other)
+            snprintf(err, errlen,
+                     "the chosen sandbox (%s) does not enforce %s; leave it out of the policy, or use "
+                     "--sandbox %s, which does",
+                     set->count ? set->items[0]->name : "none", enforcement_name(bit), other->name);
+        else
+            snprintf(err, errlen,
+                     "no enforcement backend in this build enforces %s (%zu backend%s loaded); "
+                     "refusing to run the target without it",
+                     enforcement_name(bit), set->count, set->count == 1 ? "" : "s");
         return -1;
     }
     /* The composition (backend.h, "How backends compose"). */

@@ -211,4 +211,9 @@ ll_run "$(policy read_only false false)" -- /bin/sh -c 'echo x >/dev/null && ech
 expect_out '^devnull-ok$' "/dev/null takes writes"
 expect_out '^ws=[1-9]' "read_only: the workspace is not writable"
 expect_absent "$WS/ro" "read_only: nothing written"
+# scratch is linux-ns's: refused, naming the backend that makes one.
+ll_run "$(policy workspace_write false false '"scratch":{}')" -- /bin/true
+expect_rc 125 "scratch under landlock: refused"
+expect_err 'the chosen sandbox .landlock. does not enforce "scratch".*--sandbox linux-ns, which does' \
+    "scratch under landlock: the refusal names the chosen backend and the one that makes it"
 finish
