@@ -54,7 +54,7 @@ sandbox_require() {
 # machine a missing tool only leaves out the checks that need it (one line
 # says so); tests/run-all sets HAS_REQUIRE_TOOLS=1, and there it is a failure,
 # so CI can never turn green by leaving checks out (every tool is in
-# .ci/debian-packages.txt).
+# tests/debian-packages.txt).
 have_tool() {
     command -v "$1" >/dev/null && return 0
     if [ "${HAS_REQUIRE_TOOLS:-0}" = 1 ]; then
