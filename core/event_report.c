@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "event_report.h"
+#include "text_escape.h"
 
 static void put_raw(struct report_line *l, const char *s)
 {
@@ -25,31 +27,30 @@ static void put_raw(struct report_line *l, const char *s)
     l->at += n;
 }
 
-/* s as a JSON string (quotes included), at most max bytes of it; control
- * bytes escaped, so a line never holds one raw. */
-static void put_string(struct report_line *l, const char *s, size_t max)
+/* s[0..len) as a JSON string (quotes included), at most max bytes of it,
+ * escaped as --explain's JSON escapes it (text_escape.h): a line never
+ * holds a control byte raw nor a byte that is not UTF-8, and a shortened
+ * value ends at a whole character. */
+static void put_string(struct report_line *l, const char *s, size_t len, size_t max)
 {
+    const unsigned char *p = (const unsigned char *)s;
     if (!l->ok || l->at + 1 >= l->cap) {
         l->ok = false;
         return;
     }
     l->out[l->at++] = '"';
-    for (size_t i = 0; s[i] && i < max; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char esc[8];
-        size_t n = 1;
-        if (c == '"' || c == '\\')
-            n = (size_t)snprintf(esc, sizeof esc, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            n = (size_t)snprintf(esc, sizeof esc, "\\u%04x", c);
-        else
-            esc[0] = (char)c;
+    for (size_t i = 0; i < len;) {
+        char esc[TEXT_ESCAPE_MAX];
+        size_t used, n = text_escape_next(p + i, len - i, true, esc, &used);
+        if (i + used > max)
+            break;
         if (l->at + n + 1 >= l->cap) {
             l->ok = false;
             return;
         }
         memcpy(l->out + l->at, esc, n);
         l->at += n;
+        i += used;
     }
     l->out[l->at++] = '"';
 }
@@ -65,9 +66,15 @@ void report_field_string(struct report_line *l, const char *key, const char *val
 {
     put_key(l, key);
     if (value)
-        put_string(l, value, max);
+        put_string(l, value, strlen(value), max);
     else
         put_raw(l, "null");
+}
+
+void report_field_bytes(struct report_line *l, const char *key, const char *value, size_t len)
+{
+    put_key(l, key);
+    put_string(l, value, len, l->text_max);
 }
 
 void report_field_text(struct report_line *l, const char *key, const char *value)
@@ -94,9 +101,9 @@ static size_t format_with(struct report_line *l, const char *event, const char *
 {
     char tail[48];
     put_raw(l, "{\"event\":");
-    put_string(l, event, 40);
+    put_string(l, event, strlen(event), 40);
     put_raw(l, ",\"time\":");
-    put_string(l, time, 40);
+    put_string(l, time, strlen(time), 40);
     fields(l, arg);
     snprintf(tail, sizeof tail, ",\"dropped\":%lu}\n", dropped);
     put_raw(l, tail);
@@ -127,7 +134,91 @@ static void stamp_now(char stamp[64])
         snprintf(stamp, 64, "%s.%03dZ", date, (int)(ts.tv_nsec / 1000000 % 1000));
 }
 
-void report_write(int fd, const char *event, report_fields_fn fields, const void *arg)
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Whether the kernel takes a line of fd whole or not at all: a pipe (up
+ * to PIPE_BUF), a regular file, a Unix socket (one buffer a send), a
+ * datagram or packet socket.  Not a TCP-like stream or a terminal, which
+ * take what fits. */
+static bool takes_whole(int fd)
+{
+    struct stat st;
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    int type = 0;
+    socklen_t tlen = sizeof type;
+    if (fstat(fd, &st) != 0)
+        return false;
+    if (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode))
+        return true;
+    if (!S_ISSOCK(st.st_mode))
+        return false;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) == 0 && type != SOCK_STREAM)
+        return true;
+    return getsockname(fd, (struct sockaddr *)&ss, &len) == 0 && ss.ss_family == AF_UNIX;
+}
+
+/* Wait until fd takes bytes, or until `deadline` (now_ms()) has passed. */
+static bool room_by(int fd, long deadline)
+{
+    for (;;) {
+        long left = deadline - now_ms();
+        if (left <= 0)
+            return false;
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        int r = poll(&p, 1, (int)left);
+        if (r >= 0 || errno != EINTR)
+            return r > 0 && (p.revents & POLLOUT);
+    }
+}
+
+/* One write without waiting: a socket is sent to with MSG_DONTWAIT (its
+ * description is the caller's and stays blocking); anything else went
+ * through report_descriptor_nonblocking. */
+static ssize_t put_once(int fd, const char *buf, size_t n)
+{
+    ssize_t w;
+    do
+        w = send(fd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    while (w < 0 && errno == EINTR);
+    if (w < 0 && errno == ENOTSOCK)
+        do
+            w = write(fd, buf, n);
+        while (w < 0 && errno == EINTR);
+    return w;
+}
+
+/* The whole line[0..n) to fd, or nothing of it: begun within wait_ms, on
+ * a descriptor that may take part of a line only when poll() says it
+ * takes bytes now; once part of it is out, the rest, for as long as the
+ * reader takes some every REPORT_FINISH_MS: else half a line stays out. */
+static bool send_line(int fd, const char *line, size_t n, int wait_ms)
+{
+    long deadline = now_ms() + wait_ms;
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    if (!takes_whole(fd) && poll(&p, 1, wait_ms) <= 0)
+        return false; /* no room now: lost whole */
+    size_t done = 0;
+    for (;;) {
+        ssize_t w = put_once(fd, line + done, n - done);
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            return false; /* a gone reader (EPIPE) */
+        if (w > 0 && (size_t)w < n - done)
+            deadline = now_ms() + REPORT_FINISH_MS; /* while the reader takes bytes */
+        done += w > 0 ? (size_t)w : 0;
+        if (done == n)
+            return true;
+        if (!room_by(fd, deadline))
+            return false;
+    }
+}
+
+static void write_line(int fd, const char *event, report_fields_fn fields, const void *arg, int wait_ms)
 {
     static unsigned long dropped; /* this process's, since its last line */
     if (fd < 0)
@@ -136,22 +227,21 @@ void report_write(int fd, const char *event, report_fields_fn fields, const void
     stamp_now(stamp);
     size_t n = report_format(line, sizeof line, event, stamp, dropped, fields, arg);
     int saved = errno;
-    ssize_t w;
-    /* A socket is sent to with MSG_DONTWAIT (its description is the
-     * caller's and stays blocking); anything else went through
-     * report_descriptor_nonblocking. */
-    do
-        w = n ? send(fd, line, n, MSG_DONTWAIT | MSG_NOSIGNAL) : -1;
-    while (w < 0 && errno == EINTR);
-    if (n && w < 0 && errno == ENOTSOCK)
-        do
-            w = write(fd, line, n);
-        while (w < 0 && errno == EINTR);
-    if (w == (ssize_t)n && n)
+    if (n && send_line(fd, line, n, wait_ms))
         dropped = 0;
     else
-        dropped++; /* a full pipe (EAGAIN), a gone reader (EPIPE), a short write */
+        dropped++; /* a full pipe (EAGAIN), a gone reader (EPIPE) */
     errno = saved;
+}
+
+void report_write(int fd, const char *event, report_fields_fn fields, const void *arg)
+{
+    write_line(fd, event, fields, arg, 0);
+}
+
+void report_write_last(int fd, const char *event, report_fields_fn fields, const void *arg)
+{
+    write_line(fd, event, fields, arg, REPORT_LAST_WAIT_MS);
 }
 
 /* The caller's file status flags, when we had to set O_NONBLOCK on the

@@ -8,6 +8,7 @@
 
 #include "explain_query.h"
 #include "policy.h"
+#include "text_escape.h"
 
 const char *explain_query_option(enum sandbox_query_kind kind)
 {
@@ -103,48 +104,18 @@ const char *explain_query_parse(enum sandbox_query_kind kind, const char *arg, c
     return problem;
 }
 
-/* The length of the UTF-8 sequence at s (1..4), or 0 when it is not one
- * (overlong, surrogate, beyond U+10FFFF, cut). */
-static size_t utf8_length(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n = c < 0x80                 ? 1
-               : c >= 0xc2 && c <= 0xdf ? 2
-               : c >= 0xe0 && c <= 0xef ? 3
-               : c >= 0xf0 && c <= 0xf4 ? 4
-                                        : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-        (c == 0xf4 && s[1] > 0x8f))
-        return 0;
-    return n;
-}
-
 void explain_escape(FILE *f, const char *s, int json)
 {
     const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    char out[TEXT_ESCAPE_MAX];
     if (json)
         fputc('"', f);
-    while (*p) {
-        size_t n = utf8_length(p);
-        bool c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
-        if (n == 0) {
-            fprintf(f, json ? "\\\\x%02x" : "\\x%02x", *p++);
-        } else if (*p < 0x20 || *p == 0x7f || (c1 && !json)) {
-            fprintf(f, json ? "\\u%04x" : "\\x%02x", *p);
-            p++;
-        } else if (c1) {
-            fprintf(f, "\\u%04x", p[1]);
-            p += 2;
-        } else if (*p == '\\' || (json && *p == '"')) {
-            fputc('\\', f);
-            fputc(*p++, f);
-        } else {
-            fwrite(p, 1, n, f);
-            p += n;
-        }
+    while (left > 0) {
+        size_t used, n = text_escape_next(p, left, json, out, &used);
+        fwrite(out, 1, n, f);
+        p += used;
+        left -= used;
     }
     if (json)
         fputc('"', f);

@@ -6,6 +6,7 @@ noinst_LIBRARIES += core/libcore.a
 core_libcore_a_SOURCES = \
 	core/policy.h core/policy_parse.c \
 	core/json_text.h core/json_text.c \
+	core/text_escape.h core/text_escape.c \
 	core/policy_read.h core/policy_read.c
 # The path algebra every backend uses (modules compile it in themselves).
 core_libcore_a_SOURCES += core/policy_paths.h core/policy_paths.c

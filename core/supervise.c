@@ -178,7 +178,7 @@ void supervise(const struct sandbox_monitor *monitor, int report_fd)
     }
     terminal_restore();
     if (WIFEXITED(e.status) || WIFSIGNALED(e.status))
-        report_write(report_fd, "workload-ended", ended_fields, &e);
+        report_write_last(report_fd, "workload-ended", ended_fields, &e);
     report_descriptor_restore(report_fd);
     reproduce_status(e.status);
 }

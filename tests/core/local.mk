@@ -16,6 +16,12 @@ tests_core_test_policy_paths_SOURCES = tests/core/test_policy_paths.c
 tests_core_test_policy_paths_CFLAGS = $(TESTS_CORE_CFLAGS)
 tests_core_test_policy_paths_LDADD = $(TESTS_CORE_LDADD)
 UNIT_TESTS += tests/core/test_policy_paths
+# The report's encoder (core/event_report.c).
+check_PROGRAMS += tests/core/test_event_report
+tests_core_test_event_report_SOURCES = tests/core/test_event_report.c
+tests_core_test_event_report_CFLAGS = $(TESTS_CORE_CFLAGS)
+tests_core_test_event_report_LDADD = $(TESTS_CORE_LDADD)
+UNIT_TESTS += tests/core/test_event_report
 # The descriptor checks both loaders run (core/backend_set.c): every hook,
 # explain included, at start-up as at module load.
 check_PROGRAMS += tests/core/test_backend_set

@@ -211,4 +211,38 @@ host_unchanged "the flood"
 # shellcheck disable=SC2010 # ls -a lists the dot-named pool too; the names matched are fixed and plain
 [ -z "$(ls -a "$WS" | grep -E '^(f[0-9]|\.happy-agent-supervisor-dirs)')" ] && ok "nothing left at the top" ||
     fail "left at the top: $(ls -a "$WS" | grep -E '^(f[0-9]|\.happy)')"
+
+# 7. At the workload's openFiles limit the broker makes the file, then
+# cannot give its descriptor (ADDFD: EMFILE): the call fails, and leaves
+# no file behind -- past the pool of files too (plain O_CREAT), with
+# O_EXCL, and with a name another call then makes for real.
+cat >"$T_TMP/emfile.py" <<'PY'
+import errno, os
+held = []
+try:
+    while True: held.append(os.open("/dev/null", os.O_RDONLY))
+except OSError as e:
+    print("filled", errno.errorcode[e.errno])
+got = set()
+for i in range(int(os.environ["N"])):
+    for fl in (os.O_CREAT | os.O_WRONLY, os.O_CREAT | os.O_EXCL | os.O_RDWR):
+        try: os.close(os.open("stray-%d-%d" % (i, fl & os.O_EXCL), fl, 0o644)); got.add("opened")
+        except OSError as e: got.add(errno.errorcode[e.errno])
+print("creates", " ".join(sorted(got)))
+os.close(held.pop())
+fd = os.open("stray-0-0", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+print("after", os.write(fd, b"kept"))
+PY
+EPOL=$(policy workspace_write false false \
+    "\"deniedWritePaths\":[\"$WS/.git\"],\"deniedReadPaths\":[\"$WS/.env\",${DEN%,}],\"limits\":{\"openFiles\":40}")
+ll_run "$EPOL" -- "${T[@]}" env N=40 "$PY" "$T_TMP/emfile.py"
+expect_out '^filled EMFILE$' "the workload filled its descriptor table"
+expect_out '^creates EMFILE$' "each create at the top fails with EMFILE there"
+expect_out '^after 4$' "one descriptor freed: the same name is made for real (O_EXCL)"
+# shellcheck disable=SC2010 # the names matched are fixed and plain
+left=$(ls -a "$WS" | grep '^stray-' | tr '\n' ' ')
+[ "$left" = "stray-0-0 " ] && [ "$(cat "$WS/stray-0-0")" = kept ] &&
+    ok "no file left by the failed creates (only the one made after)" || fail "left at the top: $left"
+rm -f "$WS"/stray-*
+host_unchanged "creates at the openFiles limit"
 finish

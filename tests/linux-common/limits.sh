@@ -158,6 +158,30 @@ case " $backends " in *" landlock "*)
         for _ in $(seq 50); do [ -z "$(find "$mnt" -maxdepth 3 -name "has-$sup-*" 2>/dev/null)" ] && break; sleep 0.1; done
         [ -z "$(find "$mnt" -maxdepth 3 -name "has-$sup-*" 2>/dev/null)" ] && ok "landlock: the group was removed" ||
             fail "landlock: the group has-$sup-* is left"
+        # Every time, under load: twelve supervisors at once, two busy
+        # loops at nice 19 beside them, SIGKILLed once their workloads have
+        # run a while; each group is gone within 2 s (keepers slept through
+        # cgroup.events' notice for 10 s: cgroup.c, CGROUP_END_RECHECK_MS).
+        busy="" sups=""
+        for _ in 1 2; do nice -n 19 sh -c 'while :; do :; done' & busy="$busy $!"; done
+        for i in $(seq 12); do
+            "$SUPERVISOR" --sandbox landlock --policy "$(lim '{}')" -- setsid "$PY" -c 'import time; time.sleep(300)' "$marker-$i" 2>/dev/null &
+            sups="$sups $!"
+        done
+        for _ in $(seq 100); do
+            [ "$(pgrep -f "^[^ ]*python[0-9.]* -c import time; time.sleep.300. $marker-[0-9]*\$" | wc -l)" = 12 ] && break
+            sleep 0.1
+        done
+        sleep 2
+        # shellcheck disable=SC2086 # pids, one word each
+        kill -9 $sups; wait $sups 2>/dev/null
+        sleep 2
+        left=""
+        for s in $sups; do [ -n "$(find "$mnt" -maxdepth 3 -name "has-$s-*" 2>/dev/null)" ] && left="$left has-$s"; done
+        # shellcheck disable=SC2086 # pids, one word each
+        kill $busy; wait $busy 2>/dev/null
+        [ -z "$left" ] && ok "landlock: twelve supervisors SIGKILLed at once under load: every group removed within 2 s" ||
+            fail "landlock: groups left 2 s after SIGKILL of their supervisors under load:$left"
         # A group the workload could write is no group: with the cgroup
         # file system among the writable paths the workload would raise its
         # limits or leave the group through the common ancestor's

@@ -2,7 +2,7 @@
 # behaviour is tested from outside through each backend's suite).
 if HOST_LINUX
 # The report's lines from the brokers and the supervisor, both backends.
-BINARY_TESTS += tests/linux-common/refusal-report.sh
+BINARY_TESTS += tests/linux-common/refusal-report.sh tests/linux-common/refusal-report-stream.sh
 check_PROGRAMS += tests/linux-common/test_seccomp_programs
 UNIT_TESTS += tests/linux-common/test_seccomp_programs
 tests_linux_common_test_seccomp_programs_SOURCES = tests/linux-common/test_seccomp_programs.c $(SECCOMP_RULES_SOURCES)
@@ -17,13 +17,13 @@ noinst_PROGRAMS += tests/linux-common/fuzz_connect_address
 tests_linux_common_fuzz_connect_address_SOURCES = tests/linux-common/fuzz_connect_address.c \
 	backends/linux-common/brokers/connect_broker.c backends/linux-common/brokers/broker_peek.c \
 	backends/linux-common/brokers/meta_broker.c backends/linux-common/brokers/entry_broker.c \
-	backends/linux-common/fd_path.c core/event_report.c
+	backends/linux-common/fd_path.c core/event_report.c core/text_escape.c
 tests_linux_common_fuzz_connect_address_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 tests_linux_common_fuzz_connect_address_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 tests_linux_common_fuzz_connect_address_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZERS_LIST += tests/linux-common/fuzz_connect_address:tests/linux-common/fuzz-connect-seeds
 endif
-EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh
+EXTRA_DIST += tests/linux-common/fuzz-connect-seeds tests/linux-common/refusal-report.sh tests/linux-common/refusal-report-stream.sh
 # The policy's limits, from outside, on both Linux backends.
 if HOST_LINUX
 BINARY_TESTS += tests/linux-common/limits.sh tests/linux-common/limits-attacks.sh tests/linux-common/devices.sh tests/linux-common/unix-sockets.sh

@@ -117,19 +117,21 @@ _Static_assert(CONNECT_PATH_SIZE == sizeof(((struct sockaddr_un *)0)->sun_path) 
 /* A Unix socket the rules refused, in the caller's report. */
 struct unix_refusal {
     const char *path; /* as the workload named it; "@name" for an abstract address */
+    size_t len;       /* its bytes: an abstract name may hold NULs */
     const char *reason;
 };
 
 static void unix_refusal_fields(struct report_line *l, const void *arg)
 {
     const struct unix_refusal *r = arg;
-    report_field_text(l, "path", r->path); /* the workload's bytes: shortened with the reason if need be */
+    report_field_bytes(l, "path", r->path,
+                       r->len); /* the workload's bytes: shortened with the reason if need be */
     report_field_text(l, "reason", r->reason);
 }
 
-static void report_unix(const struct connect_broker *b, const char *path, const char *reason)
+static void report_unix(const struct connect_broker *b, const char *path, size_t len, const char *reason)
 {
-    struct unix_refusal r = {path, reason};
+    struct unix_refusal r = {path, len, reason};
     report_write(b->report_fd, "unix-connect-refused", unix_refusal_fields, &r);
 }
 
@@ -183,7 +185,7 @@ static int unix_destination(const struct connect_broker *b, pid_t tid, const cha
     else if (!S_ISSOCK(st.st_mode))
         rc = -ECONNREFUSED; /* what the kernel says for a non-socket */
     else if ((rc = rules->unix_path_ok(fd, &st, rules->arg)) != 0)
-        report_unix(b, path, rules->unix_refused ? rules->unix_refused : "a host socket");
+        report_unix(b, path, strlen(path), rules->unix_refused ? rules->unix_refused : "a host socket");
     if (rc != 0) {
         close(fd);
         return rc;
@@ -198,15 +200,15 @@ static int unix_destination(const struct connect_broker *b, pid_t tid, const cha
     return 0;
 }
 
-/* An abstract address refused: its name as "@name", up to its first NUL. */
+/* An abstract address refused: its name as "@name", all of its bytes (a
+ * NUL is part of an abstract name). */
 static void report_abstract(const struct connect_broker *b, const struct sockaddr_storage *sa, socklen_t len)
 {
     const struct sockaddr_un *un = (const struct sockaddr_un *)sa;
     char name[CONNECT_PATH_SIZE + 1] = "@";
     size_t n = len - offsetof(struct sockaddr_un, sun_path) - 1; /* classify: len > that offset */
     memcpy(name + 1, un->sun_path + 1, n);                       /* n < sizeof sun_path */
-    name[n + 1] = '\0';
-    report_unix(b, name, "an abstract address: the host's abstract socket namespace");
+    report_unix(b, name, n + 1, "an abstract address: the host's abstract socket namespace");
 }
 
 /* The address to connect `sock` to, from the workload's copy `sa`: for an

@@ -264,6 +264,37 @@ static int reopen_flags(unsigned long flags)
            O_CLOEXEC;
 }
 
+/* The file create_file made for the call being answered (the broker
+ * answers one call at a time), so that a call whose descriptor the
+ * workload never got (ADDFD failed: EMFILE at its openFiles limit, the
+ * caller gone) leaves no entry behind.  dir -1: none. */
+static struct made_file {
+    int dir; /* the anchor's descriptor */
+    char name[NAME_MAX + 1];
+    dev_t dev;
+    ino_t ino;
+} made = {.dir = -1};
+
+static void made_by_this_call(const struct entry_anchor *a, const char *name, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return;
+    made = (struct made_file){.dir = a->fd, .dev = st.st_dev, .ino = st.st_ino};
+    snprintf(made.name, sizeof made.name, "%s", name);
+}
+
+/* Remove the entry this call made, if its name is still that inode: only
+ * the broker changes an anchor's entries, so nothing else can be hit. */
+static void unmake(void)
+{
+    struct stat st;
+    if (made.dir >= 0 && fstatat(made.dir, made.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        st.st_dev == made.dev && st.st_ino == made.ino)
+        (void)unlinkat(made.dir, made.name, 0);
+    made.dir = -1;
+}
+
 /* One of the anchor's pool files (entry_broker.h), or -1. */
 static int pool_take(struct entry_anchor *a)
 {
@@ -318,6 +349,7 @@ static int create_file(struct entry_anchor *a, const char *name, const struct en
     }
     if (fd < 0)
         return -errno;
+    made_by_this_call(a, name, fd);
     *give = fd;
     return 0;
 }
@@ -581,8 +613,9 @@ static void respond(int listener, __u64 id, int error, __s64 val, __u32 flags)
     (void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: the caller is gone */
 }
 
-/* Install our descriptor `fd` in the workload as the call's result. */
-static void respond_fd(int listener, __u64 id, int fd, bool cloexec)
+/* Install our descriptor `fd` in the workload as the call's result:
+ * whether it got it. */
+static bool respond_fd(int listener, __u64 id, int fd, bool cloexec)
 {
     struct seccomp_notif_addfd add = {.id = id,
                                       .flags = SECCOMP_ADDFD_FLAG_SEND,
@@ -598,6 +631,7 @@ static void respond_fd(int listener, __u64 id, int fd, bool cloexec)
     if (got < 0 && errno != ENOENT)
         respond(listener, id, -errno, 0, 0);
     close(fd);
+    return got >= 0;
 }
 
 bool entry_broker_serve(int listener, const struct seccomp_notif *req, const struct connect_rules *rules)
@@ -606,6 +640,7 @@ bool entry_broker_serve(int listener, const struct seccomp_notif *req, const str
     if (!decode(req, &c))
         return false;
     int give = -1, rc = PASS;
+    made.dir = -1;
     if (rules->anchors && rules->anchors->count > 0) {
         switch (c.op) {
         case OP_LIST: rc = list_dir(listener, req, &c, rules, &give); break;
@@ -616,8 +651,8 @@ bool entry_broker_serve(int listener, const struct seccomp_notif *req, const str
     }
     if (rc == PASS)
         respond(listener, req->id, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
-    else if (rc == 0 && give >= 0)
-        respond_fd(listener, req->id, give, c.flags & O_CLOEXEC);
+    else if (rc == 0 && give >= 0 && !respond_fd(listener, req->id, give, c.flags & O_CLOEXEC))
+        unmake(); /* the call failed: it made nothing */
     else
         respond(listener, req->id, rc, 0, 0);
     return true;
