@@ -584,36 +584,44 @@ static void parse_scratch(struct parse *p, const cJSON *root, struct policy_scra
     out->size_bytes = (unsigned long long)v;
 }
 
+/* full_access builds no sandbox: every restriction, and every grant that
+ * needs one, is refused. */
+static void check_full_access(struct parse *p, const struct policy *pol)
+{
+    const struct policy_network *net = &pol->network;
+    const char *why = "is a restriction, which full_access cannot carry: use another mode";
+    const char *needs = "needs a sandbox, which full_access does not build: use another mode";
+    if (pol->denied_read_paths.count)
+        add_error(p, "$.deniedReadPaths", "%s", why);
+    if (pol->denied_write_paths.count)
+        add_error(p, "$.deniedWritePaths", "%s", why);
+    if (!net->egress)
+        add_error(p, "$.network.egress", "false %s", why);
+    if (!net->local_binding)
+        add_error(p, "$.network.localBinding", "false %s", why);
+    if (net->allowed_hosts.count)
+        add_error(p, "$.network.allowedHosts", "%s", why);
+    if (net->allowed_internal_hosts.count)
+        add_error(p, "$.network.allowedInternalHosts", "%s", why);
+    if (net->has_outgoing_proxy)
+        add_error(p, "$.network.outgoingProxy", "%s", why);
+    if (policy_has_limits(pol))
+        add_error(p, "$.limits", "%s", why);
+    if (pol->scratch.requested)
+        add_error(p, "$.scratch", "%s", needs);
+    if (pol->devices.count)
+        add_error(p, "$.devices", "%s", needs);
+    if (net->allowed_unix_sockets.count)
+        add_error(p, "$.network.allowedUnixSockets", "%s", needs);
+}
+
 /* Rules that relate fields to each other; only meaningful once every field
  * parsed, so they run only on an otherwise valid document. */
 static void check_combinations(struct parse *p, const struct policy *pol)
 {
     const struct policy_network *net = &pol->network;
     if (pol->mode == POLICY_MODE_FULL_ACCESS) {
-        const char *why = "is a restriction, which full_access cannot carry: use another mode";
-        if (pol->denied_read_paths.count)
-            add_error(p, "$.deniedReadPaths", "%s", why);
-        if (pol->denied_write_paths.count)
-            add_error(p, "$.deniedWritePaths", "%s", why);
-        if (!net->egress)
-            add_error(p, "$.network.egress", "false %s", why);
-        if (!net->local_binding)
-            add_error(p, "$.network.localBinding", "false %s", why);
-        if (net->allowed_hosts.count)
-            add_error(p, "$.network.allowedHosts", "%s", why);
-        if (net->allowed_internal_hosts.count)
-            add_error(p, "$.network.allowedInternalHosts", "%s", why);
-        if (net->has_outgoing_proxy)
-            add_error(p, "$.network.outgoingProxy", "%s", why);
-        if (policy_has_limits(pol))
-            add_error(p, "$.limits", "%s", why);
-        if (pol->scratch.requested)
-            add_error(p, "$.scratch", "needs a sandbox, which full_access does not build: use another mode");
-        if (pol->devices.count)
-            add_error(p, "$.devices", "needs a sandbox, which full_access does not build: use another mode");
-        if (net->allowed_unix_sockets.count)
-            add_error(p, "$.network.allowedUnixSockets",
-                      "needs a sandbox, which full_access does not build: use another mode");
+        check_full_access(p, pol);
         return;
     }
     if (net->has_outgoing_proxy && !net->egress)

@@ -370,6 +370,36 @@ static void describe(struct sandbox_ctx *ctx, struct sandbox_explain *out, struc
     describe_kernel(ctx, out);
 }
 
+/* prepare()'s socket grants and their conflicts, then the init's scratch
+ * decision on the tree it mounts over (the host's), into pl. */
+static enum sandbox_result plan_decisions(struct sandbox_ctx *ctx, struct plan *pl)
+{
+    const struct policy *p = ctx->policy;
+    char err[SANDBOX_ERROR_MAX];
+    if (socket_grants_open(&p->network.allowed_unix_sockets, &p->denied_read_paths, &pl->granted, err,
+                           sizeof err) != 0 ||
+        host_ipc_check_write_grants(ctx, &pl->granted, err, sizeof err) != 0)
+        return sandbox_fail(ctx, "%s", err);
+    int host_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (host_root < 0)
+        return sandbox_fail(ctx, "scratch: cannot open /: %s", strerror(errno));
+    int sr = scratch_tmp_decide(ctx, host_root, &pl->scratch, err, sizeof err);
+    close(host_root);
+    return sr == 0 ? SANDBOX_OK : sandbox_fail(ctx, "%s", err);
+}
+
+/* A verdict for each query. */
+static void judge_all(struct sandbox_ctx *ctx, struct sandbox_explain *out, struct plan *pl)
+{
+    for (size_t i = 0; i < out->query_count; i++) {
+        char rule[1024];
+        if (out->queries[i].kind == SANDBOX_QUERY_CONNECT)
+            judge_connect(ctx, out, i);
+        else
+            sandbox_explain_verdict(ctx, out, i, decide(pl, &out->queries[i], rule, sizeof rule), "%s", rule);
+    }
+}
+
 enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *out)
 {
     const struct policy *p = ctx->policy;
@@ -411,32 +441,10 @@ enum sandbox_result ns_explain(struct sandbox_ctx *ctx, struct sandbox_explain *
         r = sandbox_fail(ctx, "out of memory");
         goto out;
     }
-    /* prepare()'s socket grants and their conflicts. */
-    if (socket_grants_open(&p->network.allowed_unix_sockets, &p->denied_read_paths, &pl.granted, err,
-                           sizeof err) != 0 ||
-        host_ipc_check_write_grants(ctx, &pl.granted, err, sizeof err) != 0) {
-        r = sandbox_fail(ctx, "%s", err);
+    if ((r = plan_decisions(ctx, &pl)) != SANDBOX_OK)
         goto out;
-    }
-    /* The init's decision, on the tree it mounts over (the host's). */
-    int host_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    int sr = host_root < 0 ? -1 : scratch_tmp_decide(ctx, host_root, &pl.scratch, err, sizeof err);
-    if (host_root >= 0)
-        close(host_root);
-    if (sr != 0) {
-        r = host_root < 0 ? sandbox_fail(ctx, "scratch: cannot open /: %s", strerror(errno))
-                          : sandbox_fail(ctx, "%s", err);
-        goto out;
-    }
     describe(ctx, out, &pl);
-    for (size_t i = 0; i < out->query_count; i++) {
-        char rule[1024];
-        if (out->queries[i].kind == SANDBOX_QUERY_CONNECT)
-            judge_connect(ctx, out, i);
-        else
-            sandbox_explain_verdict(ctx, out, i, decide(&pl, &out->queries[i], rule, sizeof rule), "%s",
-                                    rule);
-    }
+    judge_all(ctx, out, &pl);
 out:
     socket_grants_free(&pl.granted);
     free(pl.roots);
