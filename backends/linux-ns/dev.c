@@ -133,8 +133,10 @@ static int open_granted(int olddev, const char *path, struct sp_node *host, char
         snprintf(err, errlen, "devices: %s is a name of the sandbox's own /dev", path);
         return -1;
     }
-    if (safe_path_open(olddev, rel, host) != 0) {
-        snprintf(err, errlen, "devices: %s: cannot open it without following a symbolic link", path);
+    int rc = safe_path_open(olddev, rel, host);
+    if (rc != 0) {
+        snprintf(err, errlen, "devices: %s: cannot open it without following a symbolic link: %s", path,
+                 strerror(rc < 0 ? -rc : errno));
         return -1;
     }
     return device_grant_judge(path, &host->st, err, errlen);

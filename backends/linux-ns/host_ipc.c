@@ -161,17 +161,20 @@ struct write_grant_arg {
 
 static int write_grant_one(const struct sp_node *sock, const char *path, const char *named_by, void *arg)
 {
+    (void)path; /* compared by inode below */
     struct write_grant_arg *w = arg;
     const struct string_list *roots = &w->ctx->policy->allowed_write_paths;
     if (socket_grants_find(w->granted, &sock->st))
         return 0;
+    /* By inode: the variable naming the socket may spell it otherwise. */
+    struct stat st;
     for (size_t i = 0; i < roots->count; i++)
-        if (strcmp(roots->items[i], path) == 0) {
+        if (stat(roots->items[i], &st) == 0 && st.st_dev == sock->st.st_dev && st.st_ino == sock->st.st_ino) {
             snprintf(w->err, w->errlen,
                      "allowedWritePaths \"%s\" is %s, which the sandbox masks: writing a path grants no "
                      "connect() to a host socket; name it in network.allowedUnixSockets (a container "
                      "engine's socket is the host's root to whoever reaches it)",
-                     path, named_by);
+                     roots->items[i], named_by);
             return -1;
         }
     return 0;

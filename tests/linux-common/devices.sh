@@ -60,6 +60,10 @@ for b in $backends; do
     refused /dev/stdin 'devices: /dev/stdin.*symbolic link' "a symbolic link"
     [ -c /dev/kmsg ] && refused /dev/kmsg 'devices: /dev/kmsg .1:11, kmsg. may not be granted: the kernel log' \
         "the kernel log"
+    # The kernel's console, whatever its name (ttyS0 on a serial console).
+    for c in $(cat /sys/class/tty/console/active 2>/dev/null); do
+        [ -c "/dev/$c" ] && refused "/dev/$c" "devices: /dev/$c .* may not be granted: .*console" "the console /dev/$c"
+    done
     blk=$(find /dev -maxdepth 1 -type b -print -quit)
     [ -n "$blk" ] && refused "$blk" "devices: $blk is a block device" "a block device ($blk)"
     if is_root; then
@@ -67,6 +71,13 @@ for b in $backends; do
             "a node for /dev/mem"
         vc=$(host_node vc c 4 1) && refused "$vc" "devices: $vc .4:1. may not be granted: a virtual console" \
             "a virtual console"
+        # Refused by number where this kernel has no driver to list them.
+        for spec in "fb 29 0 screen" "usbfs 189 0 raw USB" "i2c 89 0 I2C" "printk 5 3 kernel log" \
+            "bsdpty 2 0 legacy pseudo-terminal" "nvram 10 144 firmware" "rawio 162 1 raw I/O" "hvc 229 0 hypervisor console"; do
+            set -- $spec
+            n=$(host_node "$1" c "$2" "$3") && refused "$n" "devices: $n .$2:$3.* may not be granted: .*${*:4}" \
+                "a node for $2:$3 (${*:4})"
+        done
         # Another minor of the granted device's major, in the workspace and
         # beside it in /dev: neither opens.
         mknod "$ws/other-minor" c 10 237 && chmod 666 "$ws/other-minor"

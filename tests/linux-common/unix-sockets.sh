@@ -133,6 +133,56 @@ for b in $backends; do
     mv "$socks/a.real" "$socks/a.sock"
 done
 
+# The granted socket goes away during the run (its daemon stops); files
+# made next in its directory look for its inode number, which ext4 and xfs
+# give out again at once when nothing holds the inode: the launch holds it,
+# so none gets it, and a new host socket made there is not reached.
+reuse_dir=$(outside_dir)
+chmod 777 "$reuse_dir"
+for b in $backends; do
+    rm -f "$reuse_dir"/*
+    rm -f "$ws/ready" "$ws/first-done" "$ws/second-ready"
+    "$PY" - "$reuse_dir" "$ws" <<'EOF' &
+import os, socket, sys, time
+d, signals = sys.argv[1], sys.argv[2]
+a, b = os.path.join(d, "granted.sock"), os.path.join(d, "other.sock")
+sa = socket.socket(socket.AF_UNIX); sa.bind(a); sa.listen(4); os.chmod(a, 0o777)
+ino = os.stat(a).st_ino
+open(os.path.join(signals, "ready"), "w").close()
+while not os.path.exists(os.path.join(signals, "first-done")):
+    time.sleep(0.02)
+sa.close(); os.unlink(a)
+taken = False
+for n in range(3000):
+    p = os.path.join(d, "f.%d" % n)
+    open(p, "w").close()
+    if os.stat(p).st_ino == ino:
+        taken = True
+        os.unlink(p)
+        break
+sb = socket.socket(socket.AF_UNIX); sb.bind(b); sb.listen(4); os.chmod(b, 0o777)
+print("reused" if taken or os.stat(b).st_ino == ino else "not-reused", flush=True)
+open(os.path.join(signals, "second-ready"), "w").close()
+sb.settimeout(10)
+try:
+    c, _ = sb.accept(); c.sendall(b"other"); c.close()
+except OSError:
+    pass
+EOF
+    host=$!
+    for _ in $(seq 100); do [ -e "$ws/ready" ] && break; sleep 0.05; done
+    run_sup "$(pol "\"$reuse_dir/granted.sock\"")" --sandbox "$b" -- /bin/sh -c "
+        $PY -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print(\"first connected\")' '$reuse_dir/granted.sock'
+        : >'$ws/first-done'
+        for i in \$(seq 200); do [ -e '$ws/second-ready' ] && break; sleep 0.05; done
+        $PY -c '$connects' '$reuse_dir/other.sock'"
+    kill "$host" 2>/dev/null
+    wait "$host" 2>/dev/null
+    expect_out '^first connected$' "$b: the granted socket connects before its daemon stops"
+    expect_out "^$reuse_dir/other.sock refused" "$b: a host socket made after it is not reached"
+done
+rm -rf "$reuse_dir"
+
 # A host loop renaming the two sockets into each other's names while the
 # workload connects to the granted name: whatever answers is a.sock.
 "$PY" -c 'import os, sys

@@ -41,12 +41,14 @@ static int grant_one(const char *path, const struct string_list *read_denied, st
             close(fd);
         return -1;
     }
-    close(fd);
-    if (!S_ISSOCK(st.st_mode)) {
-        snprintf(err, errlen, "network.allowedUnixSockets \"%s\" is not a socket", path);
+    if (!S_ISSOCK(st.st_mode) || st.st_nlink != 1) {
+        snprintf(err, errlen, "network.allowedUnixSockets \"%s\" %s", path,
+                 !S_ISSOCK(st.st_mode) ? "is not a socket"
+                                       : "has other hard links: grant the socket by its own one name");
+        close(fd);
         return -1;
     }
-    *out = (struct socket_grant){.dev = st.st_dev, .ino = st.st_ino, .path = path};
+    *out = (struct socket_grant){.fd = fd, .dev = st.st_dev, .ino = st.st_ino, .path = path};
     return 0;
 }
 
@@ -70,6 +72,8 @@ int socket_grants_open(const struct string_list *paths, const struct string_list
 
 void socket_grants_free(struct socket_grants *g)
 {
+    for (size_t i = 0; i < g->count; i++)
+        close(g->items[i].fd);
     free(g->items);
     *g = (struct socket_grants){0};
 }

@@ -46,11 +46,24 @@ static const struct refused {
     {"input", NULL, "the host's keyboard and mouse events"},
     {"misc", "uinput", "types into the host's session"},
     {"misc", "uhid", "makes keyboards that type into the host's session"},
+    {"graphics", NULL, "the host's screen (a framebuffer)"},
+    {"hidraw", NULL, "raw keyboards and other HID devices: the host's keystrokes"},
+    {"usbmisc", NULL, "USB HID and other raw USB devices: the host's keystrokes"},
+    {"usbmon", NULL, "every USB transfer of the host"},
+    {"usb_device", NULL, "raw USB devices, a disk's included, beneath every file rule"},
+    {"tty", "ttyprintk", "writes lines into the kernel log"},
     /* The machine itself. */
     {"msr", NULL, "writes the CPU's model-specific registers"},
     {"watchdog", NULL, "reboots the host"},
     {"tpm", NULL, "the host's TPM: its sealed keys"},
     {"tpmrm", NULL, "the host's TPM: its sealed keys"},
+    {"misc", "nvram", "the firmware's settings"},
+    {"raw", NULL, "raw I/O to a disk, beneath every file rule"},
+    {"dax", NULL, "raw persistent memory"},
+    {"ipmi", NULL, "the board's management controller"},
+    {"mei", NULL, "the chipset's management engine"},
+    {"i2c-dev", NULL, "the board's I2C buses (power, sensors, EEPROMs)"},
+    {"spidev", NULL, "the board's SPI buses (its flash included)"},
 };
 
 /* The same devices by their fixed numbers (Documentation/admin-guide/
@@ -76,8 +89,16 @@ static const struct refused_number {
     {10, 234, "btrfs's control of the host's volumes"},
     {10, 236, "device-mapper: remaps the host's disks"},
     {10, 237, "makes loop devices of host files"},
+    {10, 144, "the firmware's settings"},
     {10, 239, "makes keyboards that type into the host's session"},
+    {2, -1, "a legacy pseudo-terminal of the host: another session's keystrokes"},
+    {5, 3, "writes lines into the kernel log"},
     {13, -1, "the host's keyboard and mouse events"},
+    {29, -1, "the host's screen (a framebuffer)"},
+    {89, -1, "the board's I2C buses (power, sensors, EEPROMs)"},
+    {162, -1, "raw I/O to a disk, beneath every file rule"},
+    {189, -1, "raw USB devices, a disk's included, beneath every file rule"},
+    {229, -1, "a hypervisor console"},
     {21, -1, "raw SCSI commands to a disk (sg)"},
     {202, -1, "writes the CPU's model-specific registers"},
 };
@@ -112,6 +133,22 @@ static bool sysfs_identity(dev_t rdev, char *cls, size_t clslen, char *name, siz
     return true;
 }
 
+/* `name` is one of the kernel's consoles now (/sys/class/tty/console/active:
+ * "ttyS0 tty0"): its screen and keyboard are the machine's. */
+static bool active_console(const char *name)
+{
+    char line[256];
+    FILE *f = fopen("/sys/class/tty/console/active", "re");
+    bool found = false;
+    if (f && fgets(line, sizeof line, f))
+        for (char *save = NULL, *w = strtok_r(line, " \n", &save); w && !found;
+             w = strtok_r(NULL, " \n", &save))
+            found = strcmp(w, name) == 0;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 /* Why the device may not be granted, or NULL. */
 static const char *refusal(dev_t rdev, char *cls, size_t clslen, char *name, size_t namelen)
 {
@@ -128,6 +165,8 @@ static const char *refusal(dev_t rdev, char *cls, size_t clslen, char *name, siz
         }
     if (!sysfs_identity(rdev, cls, clslen, name, namelen))
         return NULL; /* no class (NVIDIA's nodes): the driver's own access control */
+    if (strcmp(cls, "tty") == 0 && active_console(name))
+        return "the kernel's console: the machine's screen and keyboard";
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (strcmp(cls, refused[i].class) == 0 && (!refused[i].name || strcmp(name, refused[i].name) == 0))
             return refused[i].why;
