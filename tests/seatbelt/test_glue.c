@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,6 +111,13 @@ static void reset(enum policy_mode mode)
     memset(&ctx, 0, sizeof ctx);
     ctx.policy = &fx.policy;
     ctx.cwd = "/tmp";
+    /* The core holds the working directory and checks its name against it
+     * (core/backend.h): the fixture's is /tmp, as the core would record it. */
+    struct stat tmp;
+    CU_ASSERT_EQUAL_FATAL(stat(ctx.cwd, &tmp), 0);
+    ctx.cwd_fd = -1;
+    ctx.cwd_dev = tmp.st_dev;
+    ctx.cwd_ino = tmp.st_ino;
     ctx.monitor.pid = -1;
     ctx.monitor.status_fd = -1;
 }
