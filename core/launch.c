@@ -131,17 +131,40 @@ static void walk(const struct backend_set *set, struct sandbox_ctx *ctx, enum ph
 
 /* The working directory by descriptor first, then its name, which must
  * lead to it (backend.h, ctx->cwd_fd): a rename in between would give the
- * backends the name of another directory. */
+ * backends the name of another directory.  Held once, as early as main()
+ * can (before the policy is even read), so that whatever renames the
+ * workspace later meets a name already taken. */
+static struct {
+    bool held;
+    int fd;
+    dev_t dev;
+    ino_t ino;
+    char name[PATH_MAX];
+} working_directory = {.fd = -1};
+
+void launch_hold_working_directory(void)
+{
+    if (working_directory.held)
+        return;
+    struct stat st;
+    working_directory.fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (working_directory.fd < 0 || fstat(working_directory.fd, &st) != 0)
+        diag_fatal("cannot open the working directory: %s", strerror(errno));
+    working_directory.dev = st.st_dev;
+    working_directory.ino = st.st_ino;
+    if (!getcwd(working_directory.name, sizeof working_directory.name))
+        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    working_directory.held = true;
+}
+
 static void launch_hold_cwd(struct sandbox_ctx *ctx, char *cwd, size_t cwd_size)
 {
-    struct stat st;
-    ctx->cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (ctx->cwd_fd < 0 || fstat(ctx->cwd_fd, &st) != 0)
-        diag_fatal("cannot open the working directory: %s", strerror(errno));
-    ctx->cwd_dev = st.st_dev;
-    ctx->cwd_ino = st.st_ino;
-    if (!getcwd(cwd, cwd_size))
-        diag_fatal("cannot determine the working directory: %s", strerror(errno));
+    launch_hold_working_directory();
+    ctx->cwd_fd = working_directory.fd;
+    ctx->cwd_dev = working_directory.dev;
+    ctx->cwd_ino = working_directory.ino;
+    if ((size_t)snprintf(cwd, cwd_size, "%s", working_directory.name) >= cwd_size)
+        diag_fatal("the working directory's name is longer than %zu bytes", cwd_size - 1);
     ctx->cwd = cwd;
     char err[SANDBOX_ERROR_MAX];
     if (sandbox_cwd_check(ctx, err, sizeof err) != 0)

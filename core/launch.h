@@ -21,6 +21,11 @@ void launch(const struct policy *policy, const struct backend_set *backends, cha
 int launch_check_coverage(const struct policy *policy, const struct backend_set *set, char *err,
                           size_t errlen);
 
+/* The working directory held by descriptor, and its name, before anything
+ * else (main() calls it before reading the policy; launch_ctx_init() does
+ * if nothing did).  Exits 125 when it cannot be opened or named. */
+void launch_hold_working_directory(void);
+
 /* The context of a launch (or of --explain, argv NULL, report_fd -1):
  * the working directory into cwd[cwd_size] (or exit 125 naming why), the
  * environment, no monitor yet, the set's other boundaries. */

@@ -162,6 +162,9 @@ int main(int argc, char **argv)
     }
     if (opts.action == CLI_CONNECT)
         return proxy_connect_main(opts.connect_host, opts.connect_port);
+    /* The workspace by descriptor, before the policy is read: nothing the
+     * supervisor does from here on is done on a name it did not check. */
+    launch_hold_working_directory();
     if (opts.report_fd >= 0)
         report_descriptor_claim(opts.report_fd);
     size_t env_count = 0;

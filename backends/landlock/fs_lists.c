@@ -86,6 +86,7 @@ int fs_lists_build(const struct sandbox_ctx *ctx, struct fs_lists *out, char *er
     out->cwd = ctx->cwd;
     out->cwd_dev = ctx->cwd_dev;
     out->cwd_ino = ctx->cwd_ino;
+    out->cwd_fd = ctx->cwd_fd;
     size_t w = 0, nd = 0, nr = 0; /* each list stays NULL-terminated (calloc) */
     append_all(out->writable, &w, &p->allowed_write_paths);
     if (policy_mode_writes_cwd(p->mode))
@@ -138,11 +139,13 @@ void fs_lists_free(struct fs_lists *l)
 
 /* The same, one component at a time: where openat2(2) is refused (a
  * filter around the supervisor that predates it). */
-static int open_walking(const char *path)
+/* `rel` beneath directory `base` (relative, no leading '/'), one component
+ * at a time, no symbolic link followed. */
+static int open_walking_at(int base, const char *rel)
 {
-    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int fd = openat(base, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
     char part[256];
-    for (const char *at = path + 1; fd >= 0 && *at;) {
+    for (const char *at = rel; fd >= 0 && *at;) {
         size_t len = strcspn(at, "/");
         if (len >= sizeof part) {
             close(fd);
@@ -171,6 +174,43 @@ static int open_walking(const char *path)
 #define SYS_openat2 437
 #endif
 #define HAS_RESOLVE_NO_SYMLINKS 0x04
+#define HAS_RESOLVE_BENEATH 0x08
+
+static int open_walking(const char *path)
+{
+    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0)
+        return -1;
+    int fd = open_walking_at(root, path + 1);
+    int e = errno;
+    close(root);
+    errno = e;
+    return fd;
+}
+
+int fs_open_policy_path(const struct fs_lists *l, const char *path)
+{
+    /* Beneath the working directory: from the directory held since the
+     * start (backend.h, cwd_fd), so that a rename of the workspace, or of
+     * a directory above it, cannot lead the name elsewhere meanwhile. */
+    if (!l->cwd || l->cwd_fd < 0 || strcmp(l->cwd, "/") == 0 || !policy_path_at_or_beneath(path, l->cwd))
+        return fs_open_no_symlinks(path);
+    const char *rel = path[strlen(l->cwd)] == '/' ? path + strlen(l->cwd) + 1 : ".";
+    struct {
+        unsigned long long flags, mode, resolve;
+    } how = {.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+             .resolve = HAS_RESOLVE_NO_SYMLINKS | HAS_RESOLVE_BENEATH};
+    int fd = (int)syscall(SYS_openat2, l->cwd_fd, rel, &how, sizeof how);
+    if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+        return open_walking_at(l->cwd_fd, strcmp(rel, ".") == 0 ? "" : rel);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+        close(fd);
+        errno = ELOOP;
+        return -1;
+    }
+    return fd;
+}
 
 int fs_open_no_symlinks(const char *path)
 {
@@ -230,7 +270,7 @@ static int check_list(const char *const *list, const char *field, bool may_be_mi
 int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen)
 {
     for (size_t i = 0; l->writable[i]; i++) {
-        int fd = fs_open_no_symlinks(l->writable[i]);
+        int fd = fs_open_policy_path(l, l->writable[i]);
         if (fd < 0)
             return refuse(l->writable[i] == l->workspace ? "working directory (the workspace write root)"
                                                          : "allowedWritePaths",

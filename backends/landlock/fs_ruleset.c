@@ -330,7 +330,7 @@ static int grant_roots(struct walk *w, const struct fs_lists *l, const char *con
         const char *root = l->writable[i];
         if ((in_dev && !policy_path_at_or_beneath(root, DEV_ROOT)) || policy_path_covered(root, denied))
             continue;
-        int fd = fs_open_no_symlinks(root);
+        int fd = fs_open_policy_path(l, root);
         if (fd < 0) {
             snprintf(w->err, w->errlen, "writable root %s: %s", root, strerror(errno));
             return -1;

@@ -43,6 +43,7 @@ struct fs_lists {
     const char *cwd; /* NULL: none */
     dev_t cwd_dev;
     ino_t cwd_ino;
+    int cwd_fd;                /* held by the core (O_PATH), or -1 */
     const char **write_denied; /* deniedWritePaths */
     const char **no_read;      /* deniedReadPaths */
     /* Where no write is granted: deniedWritePaths, deniedReadPaths, and the
@@ -65,6 +66,10 @@ int fs_lists_check(const struct fs_lists *l, char *err, size_t errlen);
 /* `path` (absolute) as O_PATH, no symbolic link followed; -1 with errno
  * (ELOOP for a link). */
 int fs_open_no_symlinks(const char *path);
+/* The same for a policy path: one at or beneath the working directory is
+ * opened from the held directory (l->cwd_fd), never through the names
+ * above it. */
+int fs_open_policy_path(const struct fs_lists *l, const char *path);
 
 /* fs_anchors.c: the directories on the way to a denied path, pinned for
  * the broker (entry_broker.h). */

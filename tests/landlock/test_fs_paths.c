@@ -181,6 +181,8 @@ static void test_decide_cases(void)
     l.cwd = w0; /* the working directory, and at its name the directory held */
     l.cwd_dev = st.st_dev;
     l.cwd_ino = st.st_ino;
+    l.cwd_fd = open(w0, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    CU_ASSERT_FATAL(l.cwd_fd >= 0);
     CU_ASSERT_EQUAL_FATAL(fs_ruleset_plan(1, &l, &pinned, err, sizeof err), 0);
     /* Held, the working directory is another one, which the walk meets
      * under another name (renamed during set-up): refused. */
