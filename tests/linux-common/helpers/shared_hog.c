@@ -51,8 +51,17 @@ static void block_rtmin(void)
     sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
-/* Tell the test how many were taken, and why no more; hold until it is done. */
-static int report_and_hold(const char *dir, long taken, int why)
+/* Top the queue up again: a signal of the same user delivered elsewhere
+ * (a parallel test's SIGCHLD) frees a slot of the per-user count. */
+static void sig_refill(void)
+{
+    while (sigqueue(getpid(), SIGRTMIN, (union sigval){.sival_int = 1}) == 0)
+        ;
+}
+
+/* Tell the test how many were taken, and why no more; hold until it is
+ * done, calling `refill` (or nothing) between looks. */
+static int report_and_hold(const char *dir, long taken, int why, void (*refill)(void))
 {
     char path[4096], tmp[4096], done[4096];
     snprintf(path, sizeof path, "%s/hog.count", dir);
@@ -64,8 +73,11 @@ static int report_and_hold(const char *dir, long taken, int why)
         perror(tmp);
         return 1;
     }
-    for (int i = 0; i < 400 && access(done, F_OK) != 0; i++)
-        usleep(50000);
+    for (int i = 0; i < 20000 && access(done, F_OK) != 0; i++) {
+        if (refill)
+            refill();
+        usleep(1000);
+    }
     return 0;
 }
 
@@ -79,7 +91,7 @@ static int sig_fill(const char *dir)
             why = errno;
             break;
         }
-    return report_and_hold(dir, n, why);
+    return report_and_hold(dir, n, why, sig_refill);
 }
 
 /* Queues of this size until one is refused: how many, *why. */
@@ -108,7 +120,7 @@ static int mq_fill(const char *dir)
      * is not reported: the first refusal says which limit it was). */
     struct mq_attr small = {.mq_maxmsg = 1, .mq_msgsize = 1};
     n += mq_take(&small, &small_why);
-    return report_and_hold(dir, n, why);
+    return report_and_hold(dir, n, why, NULL);
 }
 
 static int sig_probe(void)
