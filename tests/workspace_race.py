@@ -69,8 +69,13 @@ def flip(a, b, ctl):
     print(n)
 
 
-def wait_for(path, text):
+def wait_for(path, text, seconds=30):
+    """Until path holds text; a flipper that never answers (it could not
+    start) ends the drive with a message rather than a hang."""
+    deadline = time.monotonic() + seconds
     while get(path) != text:
+        if time.monotonic() > deadline:
+            sys.exit("workspace_race: no answer in %s within %d s: the flipper is not running" % (path, seconds))
         time.sleep(0.0002)
 
 
