@@ -160,6 +160,9 @@ make_workspace() {
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+# uid 0 of the host's user namespace (not root mapped in a namespace of its
+# own, as the run without user namespaces is): who opens any device node.
+is_host_root() { is_root && awk 'NR == 1 { exit !($1 == 0 && $2 == 0 && $3 == 4294967295) }' /proc/self/uid_map; }
 # Whether the running kernel is Linux $1.$2 or later.
 kernel_at_least() {
     local have; have=$(uname -r)

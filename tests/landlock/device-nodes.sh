@@ -21,7 +21,7 @@ POL=$(policy workspace_write false false "\"deniedWritePaths\":[\"$WS/.git\"]")
 
 ll_run "$POL" --explain
 expect_rc 0 "explain"
-if ! is_root; then
+if ! is_host_root; then
     printf '%s\n' "$OUT" | grep -q '^devices: .*an ordinary caller: a node outside /dev opens only where its mode' &&
         ok "explain: an ordinary caller's nodes open as their mode lets it" || fail "explain: no devices item: $OUT"
     finish

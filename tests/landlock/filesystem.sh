@@ -177,7 +177,7 @@ if [ "$LL_HOST" = blocked ] && mount -t proc proc "$WS/chroot/proc" 2>/dev/null;
     cd "$WS" || exit 2
     # No group can be made in a writable root, so a root caller's device
     # nodes have no device program: refused (device-nodes.sh).
-    if is_root; then
+    if is_host_root; then
         expect_rc 125 "with / as the workspace, as root: refused"
         expect_err 'could open device nodes outside /dev.*a writable root reaches' \
             "with / as the workspace, as root: the refusal names the device nodes and the writable root"

@@ -196,7 +196,7 @@ case " $backends " in *" landlock "*)
             --policy '{"mode":"workspace_write","network":{"egress":false,"localBinding":false}}' -- cat /proc/self/cgroup 2>&1)
         expect_out '^0::.*/has-[0-9]+-[0-9a-f]+$' "landlock: without clone3 the workload joins the group all the same"
         run_sup "$wpol" --sandbox landlock -- cat /proc/self/cgroup
-        if is_root; then
+        if is_host_root; then
             # No group, so no device program for a root caller's device
             # nodes: refused (tests/landlock/device-nodes.sh).
             expect_rc 125 "landlock: the cgroup mount writable, as root: refused"
