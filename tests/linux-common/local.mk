@@ -17,7 +17,7 @@ noinst_PROGRAMS += tests/linux-common/fuzz_connect_address
 tests_linux_common_fuzz_connect_address_SOURCES = tests/linux-common/fuzz_connect_address.c \
 	backends/linux-common/brokers/connect_broker.c backends/linux-common/brokers/broker_peek.c \
 	backends/linux-common/brokers/meta_broker.c backends/linux-common/brokers/entry_broker.c \
-	backends/linux-common/fd_path.c backends/linux-common/openat2_sys.c core/event_report.c core/text_escape.c
+	backends/linux-common/fd_path.c core/event_report.c core/text_escape.c
 tests_linux_common_fuzz_connect_address_CPPFLAGS = $(AM_CPPFLAGS) $(LINUX_COMMON_CPPFLAGS)
 tests_linux_common_fuzz_connect_address_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 tests_linux_common_fuzz_connect_address_LDFLAGS = -fsanitize=fuzzer,address,undefined
