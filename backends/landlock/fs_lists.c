@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "landlock.h"
-#include "openat2_sys.h"
 #include "string_array.h"
 
 /* Copy the items of `from` to list[*n...]. */
@@ -171,6 +170,12 @@ static int open_walking_at(int base, const char *rel)
     return fd;
 }
 
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define HAS_RESOLVE_NO_SYMLINKS 0x04
+#define HAS_RESOLVE_BENEATH 0x08
+
 static int open_walking(const char *path)
 {
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -191,8 +196,11 @@ int fs_open_policy_path(const struct fs_lists *l, const char *path)
     if (!l->cwd || l->cwd_fd < 0 || strcmp(l->cwd, "/") == 0 || !policy_path_at_or_beneath(path, l->cwd))
         return fs_open_no_symlinks(path);
     const char *rel = path[strlen(l->cwd)] == '/' ? path + strlen(l->cwd) + 1 : ".";
-    int fd = openat2_path(l->cwd_fd, rel, O_PATH | O_CLOEXEC | O_NOFOLLOW,
-                          HAS_RESOLVE_NO_SYMLINKS | HAS_RESOLVE_BENEATH);
+    struct {
+        unsigned long long flags, mode, resolve;
+    } how = {.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+             .resolve = HAS_RESOLVE_NO_SYMLINKS | HAS_RESOLVE_BENEATH};
+    int fd = (int)syscall(SYS_openat2, l->cwd_fd, rel, &how, sizeof how);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM))
         return open_walking_at(l->cwd_fd, strcmp(rel, ".") == 0 ? "" : rel);
     struct stat st;
@@ -208,7 +216,10 @@ int fs_open_no_symlinks(const char *path)
 {
     /* One call per path (a policy may name thousands), where the kernel
      * refuses every symbolic link on the way, the last component too. */
-    int fd = openat2_path(AT_FDCWD, path, O_PATH | O_CLOEXEC | O_NOFOLLOW, HAS_RESOLVE_NO_SYMLINKS);
+    struct {
+        unsigned long long flags, mode, resolve;
+    } how = {.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW, .resolve = HAS_RESOLVE_NO_SYMLINKS};
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
     if (fd < 0 && (errno == ENOSYS || errno == EPERM))
         return open_walking(path);
     struct stat st;

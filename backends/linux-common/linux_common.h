@@ -23,7 +23,6 @@
  *   keyring.c        a fresh session keyring
  *   landlock_sys.c   the Landlock system calls (landlock_sys.h, with the
  *                    UAPI spelt out), its ABI, scopes
- *   openat2_sys.c    openat2(2) with the UAPI spelt out (openat2_sys.h)
  *   paths.c          the message for a policy path that does not resolve
  *
  * brokers/  the middle process makes the workload's calls, outside its filter

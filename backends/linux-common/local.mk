@@ -7,7 +7,6 @@ LINUX_COMMON_SOURCES = \
 	backends/linux-common/linux_common.h backends/os/mount_api.h \
 	backends/linux-common/caps.c backends/linux-common/fd_hygiene.c backends/linux-common/fd_pass.c \
 	backends/linux-common/fd_path.c \
-	backends/linux-common/openat2_sys.h backends/linux-common/openat2_sys.c \
 	backends/linux-common/seccomp/seccomp_programs.h backends/linux-common/seccomp/seccomp_filter.c \
 	backends/linux-common/brokers/connect_broker.c backends/linux-common/process/broker_init.c \
 	backends/linux-common/process/supervised_fork.h backends/linux-common/process/supervised_fork.c \

@@ -27,8 +27,23 @@
 #include <unistd.h>
 
 #include "mount_ops.h"
-#include "openat2_sys.h"
 #include "policy_paths.h"
+
+#ifndef RESOLVE_NO_MAGICLINKS
+#define RESOLVE_NO_MAGICLINKS 0x02
+#endif
+#ifndef RESOLVE_NO_SYMLINKS
+#define RESOLVE_NO_SYMLINKS 0x04
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+struct has_open_how {
+    unsigned long long flags;
+    unsigned long long mode;
+    unsigned long long resolve;
+};
 
 /* Open one component beneath `dir` as O_PATH, refusing a symlink.  Its
  * stat is left in *st, so callers need no second fstat(). */
@@ -75,10 +90,13 @@ static int open_directory(int base, const char *rel)
 {
     if (!*rel)
         rel = ".";
-    int fd = openat2_path(base, rel, O_PATH | O_DIRECTORY | O_CLOEXEC,
-                          HAS_RESOLVE_NO_SYMLINKS | HAS_RESOLVE_NO_MAGICLINKS);
+    struct has_open_how how = {
+        .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+    };
+    long fd = syscall(SYS_openat2, base, rel, &how, sizeof how);
     if (fd >= 0)
-        return fd;
+        return (int)fd;
     if (errno != ENOSYS)
         return -errno;
     return walk_directory(base, rel);

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "brokers/broker_peek.h"
-#include "openat2_sys.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -26,6 +25,15 @@ bool broker_peek_supported(void)
 {
     return !(syscall(SYS_pidfd_getfd, -1, 0, 0) != 0 && errno == ENOSYS);
 }
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define HAS_RESOLVE_NO_MAGICLINKS 0x02
+
+struct has_open_how {
+    unsigned long long flags, mode, resolve;
+};
+
 bool broker_id_valid(int listener, __u64 id)
 {
     return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
@@ -102,9 +110,10 @@ int broker_resolve(pid_t tid, int base, const char *path, bool nofollow)
         if ((dir = open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
             return -errno;
     }
+    struct has_open_how how = {.flags = O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0),
+                               .resolve = HAS_RESOLVE_NO_MAGICLINKS};
     /* An absolute path: from our root, which is the workload's. */
-    int fd = openat2_path(dir < 0 ? AT_FDCWD : dir, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0),
-                          HAS_RESOLVE_NO_MAGICLINKS);
+    int fd = (int)syscall(SYS_openat2, dir < 0 ? AT_FDCWD : dir, path, &how, sizeof how);
     int e = errno;
     if (dir >= 0 && dir != base)
         close(dir);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,13 @@
 #include <unistd.h>
 
 #include "brokers/socket_grant.h"
-#include "openat2_sys.h"
 #include "policy_paths.h"
 
 static int open_no_symlinks(const char *path)
 {
-    return openat2_path(AT_FDCWD, path, O_PATH | O_CLOEXEC,
-                        HAS_RESOLVE_NO_SYMLINKS | HAS_RESOLVE_NO_MAGICLINKS);
+    struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+                           .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+    return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
 }
 
 static int grant_one(const char *path, const struct string_list *read_denied, struct socket_grant *out,
